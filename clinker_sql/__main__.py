@@ -1,0 +1,3 @@
+from clinker_sql.cli import main
+
+main()

@@ -1,0 +1,80 @@
+"""The compiler: a sequence of small passes from a loaded pipeline to formatted
+Spark SQL statements. `compile` never starts Spark."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import sqlglot
+
+from clinker_sql.codegen import sql as S
+from clinker_sql.codegen.context import Context
+from clinker_sql.codegen.dlq import compile_dlq, compile_report
+from clinker_sql.codegen.plan import Compiled, Relation, Statement
+from clinker_sql.codegen.sink import compile_sink
+from clinker_sql.codegen.source import compile_source
+from clinker_sql.codegen.transform import compile_transform
+from clinker_sql.config import model as m
+from clinker_sql.config.checks import check_pipeline, resolve_port
+from clinker_sql.diagnostics import fail
+
+SESSION_SETTINGS = (
+    ("spark.sql.ansi.enabled", "true"),
+    ("spark.sql.caseSensitive", "true"),
+    ("spark.sql.session.timeZone", "UTC"),
+    ("spark.sql.csv.parser.columnPruning.enabled", "false"),
+    ("spark.sql.mapKeyDedupPolicy", "LAST_WIN"),
+    ("spark.sql.legacy.timeParserPolicy", "CORRECTED"),
+)
+
+
+def compile_pipeline(p: m.Pipeline) -> Compiled:
+    order, warnings = check_pipeline(p)
+    compiled = Compiled(pipeline=p.name, file=p.file, strategy=p.error_handling.strategy,
+                        warnings=warnings)
+    ctx = Context(p, compiled)
+    for key, value in SESSION_SETTINGS:
+        compiled.add(Statement("setup", None, key, f"SET {key}={value}"))
+    by_name = {n.name: n for n in p.nodes}
+    sources: list[str] = []
+    for node in order:
+        compiled.nodes.append({"name": node.name, "kind": node.kind,
+                               "inputs": [str(r) for r in node.inputs]})
+        if isinstance(node, m.SourceNode):
+            ctx.relations[(node.name, None)] = compile_source(ctx, node, len(sources))
+            sources.append(node.name)
+        elif isinstance(node, m.TransformNode):
+            upstream = _input(ctx, node, node.input, by_name)
+            ctx.relations[(node.name, None)] = compile_transform(ctx, node, upstream)
+        elif isinstance(node, m.SinkNode):
+            compile_sink(ctx, node, _input(ctx, node, node.input, by_name))
+        else:
+            raise fail("CS001", f"{node.kind} nodes are not supported by clinker-sql yet",
+                       node.loc)
+    compiled.error_views = list(ctx.error_views)
+    compile_dlq(ctx)
+    compile_report(ctx, sources)
+    compiled.sources = sources
+    compiled.statements = [_format(s) for s in compiled.statements]
+    return compiled
+
+
+def _input(ctx: Context, node: m.Node, ref: m.Ref, by_name: dict[str, m.Node]) -> Relation:
+    producer = by_name[ref.node]
+    port = resolve_port(node, ref, producer)
+    return ctx.relations[(ref.node, port)]
+
+
+def _format(stmt: Statement) -> Statement:
+    """Check each statement with sqlglot and pretty-print it (Spark dialect)."""
+    if stmt.kind == "setup":
+        return stmt
+    try:
+        body = S.pretty(stmt.sql)
+    except sqlglot.errors.ParseError as exc:  # a compiler bug, never a user error
+        raise RuntimeError(f"generated SQL for {stmt.name} does not parse: {exc}\n{stmt.sql}")
+    if stmt.kind == "write":
+        fmt = "parquet" if stmt.meta.get("format") == "parquet" else "text"
+        target = S.to_sql(S.string(stmt.meta["staging"]))
+        body = f"INSERT OVERWRITE DIRECTORY {target} USING {fmt}\n{body}"
+    return replace(stmt, sql=body)

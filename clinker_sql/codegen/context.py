@@ -1,0 +1,24 @@
+"""Shared state while compiling one pipeline."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from clinker_sql.codegen.plan import Compiled, ErrorView, Relation, Statement
+from clinker_sql.config import model as m
+
+
+@dataclass
+class Context:
+    pipeline: m.Pipeline
+    compiled: Compiled
+    relations: dict[tuple[str, str | None], Relation] = field(default_factory=dict)
+    error_views: list[ErrorView] = field(default_factory=list)
+
+    @staticmethod
+    def view(node: str, part: str | None = None) -> str:
+        # Node names never contain '.', so `node.part` cannot collide with another node's view.
+        return node if part is None else f"{node}.{part}"
+
+    def add(self, stmt: Statement) -> None:
+        self.compiled.add(stmt)

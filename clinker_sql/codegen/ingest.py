@@ -1,0 +1,83 @@
+"""Declared column types at ingest: text -> typed value, NULL when it does not convert.
+
+Clinker's rules (spec §2.1): no trimming; int is an exact i64; float must be
+finite; bool accepts true/yes/1/on and false/no/0/off in any case; decimal must
+fit without rounding; dates follow the column `format:` or the default chain.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from clinker_sql.codegen import sql as S
+from clinker_sql.config import model as m
+from clinker_sql.diagnostics import fail
+
+_INT_RE = r"^[+-]?[0-9]+$"
+_FLOAT_RE = r"^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$"
+_DEC_RE = r"^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)$"
+_DATE_CHAIN = ((r"^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}$", "y-M-d"),
+               (r"^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4}$", "M/d/y"),
+               (r"^[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}$", "y/M/d"),
+               (r"^[0-9]{1,2}-[0-9]{1,2}-[0-9]{4}$", "M-d-y"))
+_TS = r"[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}"
+_DATETIME_CHAIN = ((rf"^[0-9]{{4}}-[0-9]{{1,2}}-[0-9]{{1,2}}T{_TS}$", "y-M-d'T'H:m:s"),
+                   (rf"^[0-9]{{4}}-[0-9]{{1,2}}-[0-9]{{1,2}} {_TS}$", "y-M-d H:m:s"),
+                   (rf"^[0-9]{{1,2}}/[0-9]{{1,2}}/[0-9]{{4}} {_TS}$", "M/d/y H:m:s"),
+                   (r"^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}$", "M/d/y H:m"))
+
+
+def _matches(raw: exp.Expression, regex: str) -> exp.Expression:
+    return S.is_true(exp.RegexpLike(this=raw, expression=S.string(regex)))
+
+
+def _parse_chain(raw: exp.Expression, chain, target: str) -> exp.Expression:
+    whens = [(_matches(raw, regex), S.try_cast(S.fn("try_to_timestamp", raw, S.string(pattern)),
+                                               target))
+             for regex, pattern in chain]
+    return S.case(whens)
+
+
+def typed_value(raw: exp.Expression, column: m.Column) -> exp.Expression:
+    t = column.type
+    if t in ("string", "any"):
+        return S.fn("coalesce", raw, S.string(""))
+    if t == "null":
+        return S.cast(S.null(), "STRING")
+    if t == "int":
+        return S.case([(_matches(raw, _INT_RE), S.try_cast(raw, "BIGINT"))])
+    if t == "float":
+        value = S.try_cast(raw, "DOUBLE")
+        finite = S.not_(S.or_(S.fn("isnan", value),
+                              exp.EQ(this=S.fn("abs", value),
+                                     expression=S.cast(S.string("Infinity"), "DOUBLE"))))
+        return S.case([(S.is_true(S.and_(_matches(raw, _FLOAT_RE), finite)), value)])
+    if t == "bool":
+        low = S.fn("lower", raw)
+        return S.case([(exp.In(this=low, expressions=[S.string(v) for v in
+                                                      ("true", "yes", "1", "on")]),
+                        S.boolean(True)),
+                       (exp.In(this=low, expressions=[S.string(v) for v in
+                                                      ("false", "no", "0", "off")]),
+                        S.boolean(False))])
+    if t == "decimal":
+        if column.scale is None:
+            raise fail("CS001", f"decimal column '{column.name}' needs a declared scale",
+                       column.loc, "add `scale: N` (and optionally `precision:`)")
+        precision = column.precision or 38
+        target = f"DECIMAL({precision}, {column.scale})"
+        value = S.try_cast(raw, target)
+        exact = exp.EQ(this=S.try_cast(raw, "DECIMAL(38, 18)"), expression=value)
+        return S.case([(S.is_true(S.and_(_matches(raw, _DEC_RE), exact)), value)])
+    if t in ("date", "date_time"):
+        target = "DATE" if t == "date" else "TIMESTAMP_NTZ"
+        if column.format:
+            from clinker_sql.cxl.strftime import java_pattern
+            from clinker_sql.cxl.ast import Pos, Literal
+
+            pattern = java_pattern(column.format, Literal(Pos(1, 1), column.format, "string"),
+                                   parsing=True)
+            return S.try_cast(S.fn("try_to_timestamp", raw, S.string(pattern)), target)
+        return _parse_chain(raw, _DATE_CHAIN if t == "date" else _DATETIME_CHAIN, target)
+    raise fail("CS001", f"column type '{t}' is not supported for this source format",
+               column.loc)

@@ -1,0 +1,88 @@
+"""Intermediate forms of the compiler: what a node's view offers downstream, and
+the ordered statements that make up a compiled pipeline."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlglot import exp
+
+from clinker_sql.codegen import sql as S
+from clinker_sql.cxl.types import INT, STRING, CxlType
+
+# Hidden engine columns carried by every row (design.md: row identity).
+SOURCE_NAME = "$source.name"
+SOURCE_FILE = "$source.file"
+SOURCE_ROW = "$source.row"
+SOURCE_ORDER = "$source.order"  # declaration index of the row's source, for stable output order
+CK_PREFIX = "$ck."
+
+
+def ck_column(field_name: str) -> str:
+    return CK_PREFIX + field_name
+
+
+@dataclass(frozen=True)
+class Relation:
+    """The good rows a node hands to its consumers."""
+
+    view: str
+    columns: tuple[tuple[str, CxlType], ...]  # user columns, in record order
+    ck: tuple[tuple[str, CxlType], ...] = ()  # $ck.* columns present, in lattice order
+    emitted: frozenset[str] | None = None  # names the nearest CXL node emitted (None = all)
+
+    @property
+    def hidden(self) -> tuple[tuple[str, CxlType], ...]:
+        base = ((SOURCE_NAME, STRING), (SOURCE_FILE, STRING), (SOURCE_ROW, INT),
+                (SOURCE_ORDER, INT))
+        return base + self.ck
+
+    @property
+    def all_columns(self) -> tuple[tuple[str, CxlType], ...]:
+        return self.columns + self.hidden
+
+    def column_type(self, name: str) -> CxlType | None:
+        return dict(self.all_columns).get(name)
+
+    def order_by(self) -> list[exp.Expression]:
+        return [S.col(SOURCE_ORDER), S.col(SOURCE_ROW)]
+
+
+@dataclass(frozen=True)
+class ErrorView:
+    """A view of DLQ entries raised at one node (already in the DLQ column shape)."""
+
+    view: str
+    node: str
+    payload: tuple[str, ...]  # user columns of the failing record, in its order
+    exit_code: int  # under fail_fast: 4 for source type errors, 3 for evaluation errors
+    code: str  # diagnostic code under fail_fast
+
+
+@dataclass(frozen=True)
+class Statement:
+    kind: str  # setup | view | write | check | report
+    node: str | None
+    name: str  # view or output name
+    sql: str
+    header: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Compiled:
+    pipeline: str
+    file: str
+    statements: list[Statement] = field(default_factory=list)
+    relations: dict[str, Relation] = field(default_factory=dict)
+    error_views: list[ErrorView] = field(default_factory=list)
+    sinks: list[dict[str, Any]] = field(default_factory=list)
+    dlq: dict[str, Any] | None = None
+    strategy: str = "fail_fast"
+    sources: list[str] = field(default_factory=list)
+    warnings: list[Any] = field(default_factory=list)
+    nodes: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, stmt: Statement) -> None:
+        self.statements.append(stmt)

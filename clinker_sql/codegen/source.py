@@ -1,0 +1,144 @@
+"""Source node -> scan, row-numbering, typed (ok) and error views."""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from clinker_sql.codegen import sql as S
+from clinker_sql.codegen.context import Context
+from clinker_sql.codegen.dlq_shape import dlq_select
+from clinker_sql.codegen.plan import (
+    SOURCE_FILE,
+    SOURCE_NAME,
+    SOURCE_ROW,
+    ErrorView,
+    Relation,
+    Statement,
+    ck_column,
+)
+from clinker_sql.codegen.templates import Sql, ident, literal, render, select_list, sql
+from clinker_sql.config import model as m
+from clinker_sql.cxl import types as T
+from clinker_sql.codegen.ingest import typed_value
+from clinker_sql.diagnostics import fail
+
+_SPARK_FORMAT = {"csv": "csv", "json": "json", "parquet": "parquet"}
+
+
+def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
+    cfg = node.config
+    if cfg.path_kind == "paths" and len(cfg.paths) != 1:
+        raise fail("CS001", "a source with several `paths:` is not supported yet; use `glob:`",
+                   node.loc)
+    raw, rows, ok, err = (ctx.view(node.name, s) for s in ("scan", "rows", None, "errors"))
+    ctx.add(Statement("view", node.name, raw, render(
+        "source_scan.sql.j2", view=ident(raw), format=Sql(_SPARK_FORMAT[cfg.format]),
+        options=Sql(", ".join(f"{k} {literal(v)}" for k, v in _options(cfg)))),
+        header=f"source {node.name}: read {cfg.format} as text"))
+
+    physical = [(c.source_name or c.name) for c in cfg.schema]
+    if cfg.format == "csv" and not cfg.csv.has_header:
+        physical = [f"_c{i}" for i in range(len(cfg.schema))]
+    columns = Sql(",\n    ".join(
+        f"{sql(_raw_text(S.col(p), c, cfg.format))} AS {ident(c.name)}"
+        for p, c in zip(physical, cfg.schema)))
+    scan_columns = Sql(", ".join(f"scan.{ident(c.name)}" for c in cfg.schema))
+    file_expr = (S.string(cfg.paths[0]) if cfg.path_kind == "path" else
+                 S.fn("regexp_replace", S.col("$file", "scan"), S.string("^file:(//)?"),
+                      S.string("")))
+    ctx.add(Statement("view", node.name, rows, render(
+        "source_rows.sql.j2", view=ident(rows), raw=ident(raw), columns=columns,
+        scan_columns=scan_columns, source_name=sql(S.string(node.name)),
+        source_file=sql(file_expr), source_order=sql(S.bigint(order))),
+        header=f"source {node.name}: stamp $source.row"))
+
+    typed = [(c, typed_value(S.col(c.name), c)) for c in cfg.schema]
+    bad = [(c, _is_bad(S.col(c.name), c, value)) for c, value in typed]
+    any_bad = S.or_(*[b for _, b in bad]) if bad else S.boolean(False)
+    ck = tuple((ck_column(f), _ck_type(cfg, f)) for f in cfg.correlation_key)
+    items = [(value, c.name) for c, value in typed]
+    items += [(S.col(h), h) for h in (SOURCE_NAME, SOURCE_FILE, SOURCE_ROW, "$source.order")]
+    items += [(typed[[c.name for c in cfg.schema].index(f)][1], ck_column(f))
+              for f in cfg.correlation_key]
+    ctx.add(Statement("view", node.name, ok, render(
+        "source_typed.sql.j2", view=ident(ok), rows=ident(rows),
+        select_list=select_list(items), any_bad=sql(any_bad)),
+        header=f"source {node.name}: typed rows (values that do not cast go to the DLQ)"))
+
+    relation = Relation(ok, tuple((c.name, T.from_column(c.type, c.precision, c.scale))
+                                  for c in cfg.schema), ck=ck)
+    first_bad = S.case([(b, S.string(c.name)) for c, b in bad])
+    payload = [c.name for c in cfg.schema]
+    detail = _type_error_detail(node, cfg, bad)
+    entry = dlq_select(
+        source_name=S.col(SOURCE_NAME), source_file=S.col(SOURCE_FILE),
+        source_row=S.col(SOURCE_ROW), order=S.col("$source.order"),
+        field=first_bad, value=S.case([(b, S.fn("coalesce", S.col(c.name), S.string("")))
+                                       for c, b in bad]),
+        category=S.string("type_coercion_failure"), detail=detail, stage=S.string("source"),
+        trigger=True, payload={name: S.col(name) for name in payload})
+    ctx.add(Statement("view", node.name, err, render(
+        "node_errors.sql.j2", view=ident(err), input=ident(rows),
+        select_list=select_list(entry), condition=sql(any_bad)),
+        header=f"source {node.name}: DLQ entries for values that violate the declared type"))
+    ctx.error_views.append(ErrorView(err, node.name, tuple(payload), 4, "E126"))
+    return relation
+
+
+def _raw_text(c: exp.Expression, column: m.Column, fmt: str) -> exp.Expression:
+    if fmt == "csv":
+        return c
+    return S.cast(c, "STRING")
+
+
+def _ck_type(cfg: m.SourceConfig, field_name: str) -> T.CxlType:
+    col = next(c for c in cfg.schema if c.name == field_name)
+    return T.from_column(col.type, col.precision, col.scale)
+
+
+def _is_bad(raw: exp.Expression, column: m.Column, value: exp.Expression) -> exp.Expression:
+    """A present value that does not convert; an empty cell of a non-nullable typed column."""
+    if column.type in ("string", "any"):
+        return S.boolean(False)
+    empty = S.or_(S.is_null(raw), S.eq(raw, S.string("")))
+    if column.nullable:
+        return S.is_true(S.and_(S.not_(empty), S.is_null(value)))
+    return S.is_true(S.or_(empty, S.is_null(value)))
+
+
+_TYPE_NAMES = {"int": "Int", "float": "Float", "bool": "Bool", "decimal": "Decimal",
+               "date": "Date", "date_time": "DateTime", "null": "Null"}
+
+
+def _type_error_detail(node: m.SourceNode, cfg: m.SourceConfig,
+                       bad: list[tuple[m.Column, exp.Expression]]) -> exp.Expression:
+    whens = []
+    for i, (c, b) in enumerate(bad):
+        if isinstance(b, exp.Boolean):
+            continue
+        text = S.fn("concat", S.string(f'[E126] source="{node.name}" file="'),
+                    S.col(SOURCE_FILE), S.string('" row='), S.cast(S.col(SOURCE_ROW), "STRING"),
+                    S.string(f' column={i + 1} field="{c.name}" '
+                             f'declared_type={_TYPE_NAMES.get(c.type, c.type)}: value "'),
+                    S.fn("coalesce", S.col(c.name), S.string("")),
+                    S.string(f'" is not a valid {_TYPE_NAMES.get(c.type, c.type)}'))
+        whens.append((b, text))
+    return S.case(whens)
+
+
+def _options(cfg: m.SourceConfig) -> list[tuple[str, str]]:
+    path = cfg.paths[0]
+    if cfg.format == "csv":
+        o = cfg.csv
+        encoding = "UTF-8" if o.encoding in ("utf-8", "utf8") else "ISO-8859-1"
+        return [("path", path), ("header", "true" if o.has_header else "false"),
+                ("sep", o.delimiter), ("quote", o.quote_char), ("escape", o.quote_char),
+                ("multiLine", "true"), ("mode", "FAILFAST"), ("inferSchema", "false"),
+                ("encoding", encoding)]
+    if cfg.format == "json":
+        if cfg.json.record_path:
+            raise fail("CS001", "json record_path is not supported yet")
+        multi = "false" if cfg.json.format == "ndjson" else "true"
+        return [("path", path), ("multiLine", multi), ("mode", "FAILFAST"),
+                ("primitivesAsString", "true"), ("prefersDecimal", "false")]
+    return [("path", path)]

@@ -1,0 +1,140 @@
+"""Small builders over sqlglot expressions. Every identifier and literal that
+comes from user text goes through here, so it is always quoted by sqlglot."""
+
+from __future__ import annotations
+
+import sqlglot
+from sqlglot import exp
+
+DIALECT = "spark"
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+
+
+def ident(name: str) -> exp.Identifier:
+    return exp.Identifier(this=name, quoted=True)
+
+
+def col(name: str, table: str | None = None) -> exp.Column:
+    return exp.Column(this=ident(name), table=ident(table) if table else None)
+
+
+def string(value: str) -> exp.Literal:
+    return exp.Literal.string(value)
+
+
+def bigint(value: int) -> exp.Expression:
+    if value < 0:
+        # i64::MIN has no positive counterpart: write it as a cast string
+        return exp.Cast(this=string(str(value)), to=exp.DataType.build("BIGINT"))
+    return exp.Cast(this=exp.Literal.number(value), to=exp.DataType.build("BIGINT"))
+
+
+def small_int(value: int) -> exp.Literal:
+    """A plain INT literal, for positions, widths and other function arguments."""
+    return exp.Literal.number(value)
+
+
+def double(value: float) -> exp.Expression:
+    return exp.Cast(this=string(repr(float(value))), to=exp.DataType.build("DOUBLE"))
+
+
+def boolean(value: bool) -> exp.Boolean:
+    return exp.Boolean(this=value)
+
+
+def null() -> exp.Null:
+    return exp.Null()
+
+
+def cast(e: exp.Expression, type_sql: str) -> exp.Cast:
+    return exp.Cast(this=e, to=exp.DataType.build(type_sql, dialect=DIALECT))
+
+
+def try_cast(e: exp.Expression, type_sql: str) -> exp.TryCast:
+    return exp.TryCast(this=e, to=exp.DataType.build(type_sql, dialect=DIALECT), safe=True)
+
+
+def fn(name: str, *args: exp.Expression) -> exp.Expression:
+    """A Spark function call by its Spark name."""
+    return exp.Anonymous(this=name, expressions=list(args))
+
+
+def case(whens: list[tuple[exp.Expression, exp.Expression]],
+         default: exp.Expression | None = None) -> exp.Expression:
+    if not whens:
+        return default if default is not None else null()
+    c = exp.Case()
+    for cond, value in whens:
+        c = c.when(cond, value)
+    if default is not None:
+        c = c.else_(default)
+    return c
+
+
+def and_(*conds: exp.Expression | None) -> exp.Expression:
+    parts = [c for c in conds if c is not None and not _is_true(c)]
+    if not parts:
+        return boolean(True)
+    out = parts[0]
+    for p in parts[1:]:
+        out = exp.And(this=_paren(out), expression=_paren(p))
+    return out
+
+
+def or_(*conds: exp.Expression) -> exp.Expression:
+    parts = list(conds)
+    if not parts:
+        return boolean(False)
+    out = parts[0]
+    for p in parts[1:]:
+        out = exp.Or(this=_paren(out), expression=_paren(p))
+    return out
+
+
+def not_(e: exp.Expression) -> exp.Expression:
+    return exp.Not(this=_paren(e))
+
+
+def is_null(e: exp.Expression) -> exp.Expression:
+    return exp.Is(this=_paren(e), expression=exp.Null())
+
+
+def not_null(e: exp.Expression) -> exp.Expression:
+    return exp.Not(this=exp.Is(this=_paren(e), expression=exp.Null()))
+
+
+def is_true(e: exp.Expression) -> exp.Expression:
+    """`e` is exactly true (null and false are not): CXL's truthiness."""
+    return fn("coalesce", _paren(e), boolean(False))
+
+
+def null_safe_eq(a: exp.Expression, b: exp.Expression) -> exp.Expression:
+    return exp.NullSafeEQ(this=_paren(a), expression=_paren(b))
+
+
+def eq(a: exp.Expression, b: exp.Expression) -> exp.Expression:
+    return exp.EQ(this=_paren(a), expression=_paren(b))
+
+
+def _is_true(e: exp.Expression) -> bool:
+    return isinstance(e, exp.Boolean) and e.this is True
+
+
+def _paren(e: exp.Expression) -> exp.Expression:
+    if isinstance(e, (exp.Column, exp.Literal, exp.Boolean, exp.Null, exp.Anonymous, exp.Func,
+                      exp.Paren, exp.Cast, exp.TryCast, exp.Identifier, exp.Case)):
+        return e
+    return exp.Paren(this=e)
+
+
+paren = _paren
+
+
+def to_sql(e: exp.Expression) -> str:
+    return e.sql(dialect=DIALECT)
+
+
+def pretty(sql: str) -> str:
+    """Parse one Spark statement and print it back formatted (the check and the format)."""
+    return sqlglot.transpile(sql, read=DIALECT, write=DIALECT, pretty=True)[0]

@@ -1,0 +1,96 @@
+"""Transform node -> eval, ok and error views."""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from clinker_sql.codegen import sql as S
+from clinker_sql.codegen.context import Context
+from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
+from clinker_sql.codegen.dlq_shape import dlq_select
+from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_NAME, SOURCE_ROW, ErrorView, Relation
+from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.templates import Sql, ident, render, select_list
+from clinker_sql.config import model as m
+from clinker_sql.cxl.program import LoweredProgram, lower_program
+from clinker_sql.cxl.text import to_cell
+from clinker_sql.diagnostics import fail
+
+ERR = "$err"
+KEEP = "$keep"
+
+
+def out_name(name: str) -> str:
+    return f"$out.{name}"
+
+
+def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -> Relation:
+    if node.analytic_window is not None:
+        raise fail("CS001", "analytic windows are not supported yet", node.analytic_window.loc)
+    scope = scope_for(ctx, upstream)
+    program: LoweredProgram = compile_cxl(node.cxl, lambda: lower_program(node.cxl.text, scope))
+    eval_view, ok_view, err_view = (ctx.view(node.name, p) for p in ("eval", None, "errors"))
+
+    items: list[tuple[exp.Expression, str]] = [(S.col(n), n) for n, _ in upstream.all_columns]
+    items += [(v.sql, out_name(n)) for n, v in program.emits.items()]
+    items.append((program.keep if program.keep is not None else S.boolean(True), KEEP))
+    items.append((error_struct(program, node.name), ERR))
+    ctx.add(Statement("view", node.name, eval_view, render(
+        "transform_eval.sql.j2", view=ident(eval_view), input=ident(upstream.view),
+        select_list=select_list(items)), header=f"transform {node.name}: evaluate the CXL"))
+
+    columns = list(upstream.columns)
+    names = [n for n, _ in columns]
+    for name, v in program.emits.items():
+        if name in names:
+            columns[names.index(name)] = (name, v.type)
+        else:
+            columns.append((name, v.type))
+            names.append(name)
+    emitted = set(program.emits)
+    ok_items = [(S.col(out_name(n)) if n in emitted else S.col(n), n) for n, _ in columns]
+    ok_items += [(S.col(n), n) for n, _ in upstream.hidden]
+    ctx.add(Statement("view", node.name, ok_view, render(
+        "transform_ok.sql.j2", view=ident(ok_view), eval=ident(eval_view),
+        select_list=select_list(ok_items)), header=f"transform {node.name}: good rows"))
+
+    entry = dlq_select(
+        source_name=S.col(SOURCE_NAME), source_file=S.col(SOURCE_FILE),
+        source_row=S.col(SOURCE_ROW), order=S.col("$source.order"),
+        field=_err_field("field"), value=_err_field("value"),
+        category=_err_field("category"), detail=_err_field("detail"),
+        stage=S.string(f"transform:{node.name}"), trigger=True,
+        payload={n: to_cell(S.col(n), t) for n, t in upstream.columns + upstream.ck})
+    ctx.add(Statement("view", node.name, err_view, render(
+        "node_errors.sql.j2", view=ident(err_view), input=ident(eval_view),
+        select_list=select_list(entry), condition=Sql(f"{ident(ERR)} IS NOT NULL")),
+        header=f"transform {node.name}: rows whose evaluation failed"))
+    ctx.error_views.append(ErrorView(err_view, node.name,
+                                     tuple(n for n, _ in upstream.columns + upstream.ck), 3,
+                                     "CS002"))
+    return Relation(ok_view, tuple(columns), ck=upstream.ck, emitted=frozenset(emitted))
+
+
+def _err_field(name: str) -> exp.Expression:
+    return exp.Dot(this=S.col(ERR), expression=S.ident(name))
+
+
+def error_struct(program: LoweredProgram, node: str) -> exp.Expression:
+    """`$err`: the first failing operation, in statement order, as a struct."""
+    whens = []
+    for ff in program.faults:
+        f = ff.fault
+        prefix = [S.string("row "), S.cast(S.col(SOURCE_ROW), "STRING"), S.string(": ")]
+        if ff.field is not None:
+            prefix.append(S.string(f"field '{ff.field}': "))
+        detail = S.fn("concat", *prefix, f.message)
+        value = f.value if f.value is not None else S.cast(S.null(), "STRING")
+        whens.append((S.is_true(f.cond), S.fn(
+            "named_struct", S.string("category"), S.string(f.category),
+            S.string("detail"), detail,
+            S.string("field"), S.string(ff.field) if ff.field else S.cast(S.null(), "STRING"),
+            S.string("value"), value)))
+    if not whens:
+        return S.cast(S.null(), "STRUCT<category: STRING, detail: STRING, field: STRING, "
+                      "value: STRING>")
+    return S.case(whens)

@@ -1,0 +1,122 @@
+"""Wiring checks on a loaded pipeline: names, references, ports, cycles, keys.
+
+Returns the nodes in dependency order (declaration order where the graph
+allows), which every later pass uses.
+"""
+
+from __future__ import annotations
+
+from clinker_sql.config import model as m
+from clinker_sql.diagnostics import Diagnostic, DiagnosticError, fail
+
+
+def check_pipeline(p: m.Pipeline) -> tuple[list[m.Node], list[Diagnostic]]:
+    warnings: list[Diagnostic] = list(p.warnings)
+    by_name: dict[str, m.Node] = {}
+    lower: dict[str, str] = {}
+    for node in p.nodes:
+        if "." in node.name:
+            raise fail("E010", f"node name '{node.name}' contains '.'", node.loc,
+                       f"rename it, e.g. '{node.name.replace('.', '_')}'")
+        if node.name in by_name:
+            raise fail("E001", f"duplicate node name '{node.name}'", node.loc)
+        if node.name.lower() in lower:
+            warnings.append(Diagnostic(
+                "W002", f"node names '{lower[node.name.lower()]}' and '{node.name}' differ only "
+                "in case", node.loc, severity="warning"))
+        by_name[node.name] = node
+        lower[node.name.lower()] = node.name
+    for node in p.nodes:
+        for ref in node.inputs:
+            _check_ref(node, ref, by_name)
+        if isinstance(node, m.SourceNode):
+            _check_correlation_key(node)
+    _check_dlq(p)
+    _check_outputs(p)
+    return _topological(p, by_name), warnings
+
+
+def resolve_port(consumer: m.Node, ref: m.Ref, producer: m.Node) -> str | None:
+    """The route branch a reference selects: explicit `.port`, or the consumer's own name."""
+    if ref.port is not None:
+        return ref.port
+    if isinstance(producer, m.RouteNode):
+        return consumer.name
+    return None
+
+
+def _check_ref(node: m.Node, ref: m.Ref, by_name: dict[str, m.Node]) -> None:
+    if ref.node == node.name:
+        raise fail("E002", f"node '{node.name}' lists itself as its input", ref.loc)
+    producer = by_name.get(ref.node)
+    if producer is None:
+        raise fail("E004", f"node '{node.name}' reads '{ref}', which is not declared", ref.loc,
+                   length=len(str(ref)))
+    if isinstance(producer, m.SinkNode):
+        raise fail("E004", f"node '{node.name}' reads sink '{ref.node}', which has no output",
+                   ref.loc)
+    port = resolve_port(node, ref, producer)
+    if isinstance(producer, m.RouteNode):
+        if port not in producer.ports:
+            raise fail("E004", f"route '{producer.name}' has no branch '{port}'", ref.loc,
+                       f"branches: {', '.join(producer.ports)}")
+    elif ref.port is not None:
+        raise fail("E004", f"'{ref}': node '{producer.name}' has no ports", ref.loc)
+
+
+def _check_correlation_key(node: m.SourceNode) -> None:
+    names = {c.name for c in node.config.schema}
+    for field in node.config.correlation_key:
+        if field not in names:
+            raise fail("E153", f"source '{node.name}' declares correlation_key field "
+                       f"'{field}', which is not in its schema",
+                       node.config.correlation_key_loc or node.loc, length=len(field))
+
+
+def _check_dlq(p: m.Pipeline) -> None:
+    eh = p.error_handling
+    if eh.strategy == "continue" and eh.dlq is None:
+        raise fail("CS003", "strategy: continue needs an error_handling.dlq block", eh.loc,
+                   "add `dlq: {path: ./out/dlq.csv}` under error_handling")
+
+
+def _check_outputs(p: m.Pipeline) -> None:
+    seen: dict[str, str] = {}
+    dlq = p.error_handling.dlq
+    if dlq is not None and dlq.path:
+        seen[_norm(dlq.path)] = "the DLQ"
+    for node in p.nodes:
+        if isinstance(node, m.SinkNode):
+            key = _norm(node.config.path)
+            if key in seen:
+                raise fail("E322", f"sink '{node.name}' writes {node.config.path}, which "
+                           f"{seen[key]} also writes", node.config.path_loc)
+            seen[key] = f"sink '{node.name}'"
+
+
+def _norm(path: str) -> str:
+    import os.path
+
+    return os.path.normpath(path)
+
+
+def _topological(p: m.Pipeline, by_name: dict[str, m.Node]) -> list[m.Node]:
+    order: list[m.Node] = []
+    state: dict[str, int] = {}  # 1 = visiting, 2 = done
+
+    def visit(node: m.Node, path: list[str]) -> None:
+        if state.get(node.name) == 2:
+            return
+        if state.get(node.name) == 1:
+            cycle = path[path.index(node.name):] + [node.name]
+            raise DiagnosticError([Diagnostic(
+                "E003", f"cycle between nodes: {' -> '.join(cycle)}", node.loc)])
+        state[node.name] = 1
+        for ref in node.inputs:
+            visit(by_name[ref.node], path + [node.name])
+        state[node.name] = 2
+        order.append(node)
+
+    for node in p.nodes:
+        visit(node, [])
+    return order

@@ -1,0 +1,233 @@
+"""Typed, immutable model of a pipeline file (the output of the load pass)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from clinker_sql.diagnostics import Location
+
+SCALAR_TYPES = ("string", "int", "float", "bool", "decimal", "date", "date_time", "any", "null")
+COLUMN_TYPES = SCALAR_TYPES + ("array", "map")
+
+
+@dataclass(frozen=True)
+class CxlSource:
+    """A CXL program plus what is needed to map its positions back into the YAML."""
+
+    text: str
+    file: str
+    line: int  # 1-based YAML line of the first CXL line
+    column: int  # 1-based YAML column of the first CXL character on each line
+    single_line: bool = False
+
+    def location(self, cxl_line: int, cxl_col: int) -> Location:
+        if self.single_line:
+            return Location(self.file, self.line, self.column + cxl_col - 1)
+        return Location(self.file, self.line + cxl_line - 1, self.column + cxl_col - 1)
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    type: str
+    nullable: bool = False
+    loc: Location | None = None
+    format: str | None = None
+    precision: int | None = None
+    scale: int | None = None
+    source_name: str | None = None
+
+
+@dataclass(frozen=True)
+class Ref:
+    node: str
+    port: str | None
+    loc: Location
+
+    def __str__(self) -> str:
+        return f"{self.node}.{self.port}" if self.port else self.node
+
+
+@dataclass(frozen=True)
+class CsvOptions:
+    delimiter: str = ","
+    quote_char: str = '"'
+    has_header: bool = True
+    encoding: str = "utf-8"
+
+
+@dataclass(frozen=True)
+class JsonOptions:
+    format: str | None = None  # array | ndjson | object | None (auto)
+    record_path: str | None = None
+
+
+@dataclass(frozen=True)
+class SourceConfig:
+    name: str
+    format: str  # csv | json | parquet
+    paths: tuple[str, ...]
+    path_kind: str  # path | paths | glob
+    schema: tuple[Column, ...]
+    correlation_key: tuple[str, ...] = ()
+    correlation_key_loc: Location | None = None
+    csv: CsvOptions = CsvOptions()
+    json: JsonOptions = JsonOptions()
+
+
+@dataclass(frozen=True)
+class SinkConfig:
+    name: str
+    format: str  # csv | json | parquet
+    path: str
+    path_loc: Location
+    include_unmapped: bool = True
+    include_header: bool = True
+    include_correlation_keys: bool = False
+    exclude: tuple[str, ...] = ()
+    mapping: tuple[tuple[str, str], ...] | None = None  # (output name, source column)
+    delimiter: str = ","
+    json_format: str = "array"
+    json_pretty: bool = False
+    preserve_nulls: bool = False
+    correlation_fanout_policy: str | None = None
+
+
+@dataclass(frozen=True)
+class AnalyticWindow:
+    group_by: tuple[str, ...]
+    sort_by: tuple[tuple[str, str], ...] = ()
+    loc: Location | None = None
+
+
+@dataclass(frozen=True)
+class Node:
+    name: str
+    kind: str
+    loc: Location
+    description: str | None = None
+
+    @property
+    def inputs(self) -> tuple[Ref, ...]:
+        return ()
+
+
+@dataclass(frozen=True)
+class SourceNode(Node):
+    config: SourceConfig = None  # type: ignore[assignment]
+
+
+@dataclass(frozen=True)
+class TransformNode(Node):
+    input: Ref = None  # type: ignore[assignment]
+    cxl: CxlSource = None  # type: ignore[assignment]
+    analytic_window: AnalyticWindow | None = None
+
+    @property
+    def inputs(self) -> tuple[Ref, ...]:
+        return (self.input,)
+
+
+@dataclass(frozen=True)
+class AggregateNode(Node):
+    input: Ref = None  # type: ignore[assignment]
+    group_by: tuple[str, ...] = ()
+    cxl: CxlSource = None  # type: ignore[assignment]
+    strategy: str = "auto"
+
+    @property
+    def inputs(self) -> tuple[Ref, ...]:
+        return (self.input,)
+
+
+@dataclass(frozen=True)
+class RouteNode(Node):
+    input: Ref = None  # type: ignore[assignment]
+    mode: str = "exclusive"
+    conditions: tuple[tuple[str, CxlSource], ...] = ()
+    default: str = ""
+
+    @property
+    def inputs(self) -> tuple[Ref, ...]:
+        return (self.input,)
+
+    @property
+    def ports(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.conditions) + (self.default,)
+
+
+@dataclass(frozen=True)
+class MergeNode(Node):
+    merge_inputs: tuple[Ref, ...] = ()
+
+    @property
+    def inputs(self) -> tuple[Ref, ...]:
+        return self.merge_inputs
+
+
+@dataclass(frozen=True)
+class CombineNode(Node):
+    combine_inputs: tuple[tuple[str, Ref], ...] = ()
+    where: CxlSource = None  # type: ignore[assignment]
+    cxl: CxlSource = None  # type: ignore[assignment]
+    match: str = "first"
+    on_miss: str = "null_fields"
+    drive: str | None = None
+    propagate_ck: Any = "driver"
+
+    @property
+    def inputs(self) -> tuple[Ref, ...]:
+        return tuple(ref for _, ref in self.combine_inputs)
+
+
+@dataclass(frozen=True)
+class SinkNode(Node):
+    input: Ref = None  # type: ignore[assignment]
+    config: SinkConfig = None  # type: ignore[assignment]
+
+    @property
+    def inputs(self) -> tuple[Ref, ...]:
+        return (self.input,)
+
+
+@dataclass(frozen=True)
+class DlqConfig:
+    path: str | None
+    include_reason: bool = True
+    include_source_row: bool = True
+    loc: Location | None = None
+
+
+@dataclass(frozen=True)
+class ErrorHandling:
+    strategy: str = "fail_fast"  # fail_fast | continue
+    dlq: DlqConfig | None = None
+    max_group_buffer: int = 100_000
+    correlation_fanout_policy: str = "any"
+    type_error_threshold: float | None = None
+    loc: Location | None = None
+
+
+@dataclass(frozen=True)
+class VarDecl:
+    name: str
+    type: str
+    default: Any
+    loc: Location
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    name: str
+    file: str
+    nodes: tuple[Node, ...]
+    error_handling: ErrorHandling = ErrorHandling()
+    vars: tuple[VarDecl, ...] = ()
+    warnings: tuple[Any, ...] = field(default=(), compare=False)
+
+    def node(self, name: str) -> Node:
+        for n in self.nodes:
+            if n.name == name:
+                return n
+        raise KeyError(name)

@@ -1,0 +1,527 @@
+"""Load pass: pipeline YAML text -> typed `Pipeline`, strictly.
+
+Unlike Clinker, unknown keys are rejected everywhere, including inside source
+and sink `config:` blocks (Clinker silently ignores typos there).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from clinker_sql.config import model as m
+from clinker_sql.config.fields import Fields, type_name
+from clinker_sql.config.yamlnodes import YMap, YNode, YScalar, YSeq, load_yaml
+from clinker_sql.diagnostics import Diagnostic, Location, fail
+
+NODE_KINDS = ("source", "transform", "aggregate", "route", "merge", "combine", "sink",
+              "reshape", "cull", "envelope", "composition")
+
+
+class _Ctx:
+    def __init__(self, file: str, text: str):
+        self.file = file
+        self.lines = text.splitlines()
+        self.warnings: list[Diagnostic] = []
+
+    def warn(self, code: str, message: str, loc: Location, hint: str = "") -> None:
+        self.warnings.append(Diagnostic(code, message, loc, hint, severity="warning"))
+
+
+def load_pipeline(path: str | Path) -> m.Pipeline:
+    file = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise fail("CS104", f"cannot read pipeline file {file}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise fail("CS104", f"pipeline file {file} is not valid UTF-8") from None
+    return parse_pipeline(text, file)
+
+
+def parse_pipeline(text: str, file: str) -> m.Pipeline:
+    ctx = _Ctx(file, text)
+    root = Fields(load_yaml(text, file), "the pipeline file")
+    meta = Fields(root.raw("pipeline", required=True), "pipeline:")
+    name = meta.str("name", required=True)
+    for key, code in (("date_locale", "E119"), ("log_rules", "E124"),
+                      ("include_provenance", "E125")):
+        if meta.has(key):
+            meta.raw(key)
+            raise fail(code, f"pipeline.{key} is not supported", meta.key_loc(key))
+    for ignored in ("memory", "batch_size", "concurrency", "metrics", "date_formats",
+                    "rules_path", "_notes"):
+        meta.raw(ignored)  # engine tuning: Spark owns memory and parallelism
+    variables = _vars(meta.raw("vars"))
+    meta.done()
+    nodes_node = root.raw("nodes", required=True)
+    if not isinstance(nodes_node, YSeq):
+        raise fail("E000", f"nodes: must be a list, found {type_name(nodes_node)}",
+                   nodes_node.loc)
+    nodes = tuple(_node(item, ctx) for item in nodes_node.items)
+    eh = _error_handling(root.raw("error_handling"))
+    root.raw("_notes")
+    root.done()
+    return m.Pipeline(name=name, file=file, nodes=nodes, error_handling=eh, vars=variables,
+                      warnings=tuple(ctx.warnings))
+
+
+def _vars(node: YNode | None) -> tuple[m.VarDecl, ...]:
+    if node is None:
+        return ()
+    if not isinstance(node, YMap):
+        raise fail("E000", "pipeline.vars must be a mapping of name -> {type, default}", node.loc)
+    out = []
+    for name, (key, value) in node.entries.items():
+        f = Fields(value, f"pipeline.vars.{name}")
+        vtype = f.choice("type", ("string", "int", "float", "bool", "date", "datetime"),
+                         required=True)
+        default = f.raw("default")
+        f.done()
+        dv = default.value if isinstance(default, YScalar) else None
+        out.append(m.VarDecl(name, vtype, dv, key.loc))
+    return tuple(out)
+
+
+def _error_handling(node: YNode | None) -> m.ErrorHandling:
+    if node is None:
+        return m.ErrorHandling()
+    f = Fields(node, "error_handling:")
+    strategy = f.str("strategy", default="fail_fast")
+    if strategy == "best_effort":
+        raise fail("E000", "strategy: best_effort is no longer accepted",
+                   f.node.get("strategy").loc, "write `strategy: continue`")
+    if strategy not in ("fail_fast", "continue"):
+        raise fail("E000", f"strategy must be fail_fast or continue; found '{strategy}'",
+                   f.node.get("strategy").loc)
+    dlq = None
+    dlq_node = f.raw("dlq")
+    if dlq_node is not None:
+        d = Fields(dlq_node, "error_handling.dlq:")
+        dlq = m.DlqConfig(path=d.str("path"), include_reason=d.bool("include_reason", True),
+                          include_source_row=d.bool("include_source_row", True), loc=d.loc)
+        for unsupported in ("max_rate", "min_records", "per_source"):
+            if d.has(unsupported):
+                d.raw(unsupported)
+                raise fail("CS001", f"error_handling.dlq.{unsupported} is not supported yet",
+                           d.key_loc(unsupported))
+        d.done()
+    max_group_buffer = f.int("max_group_buffer", 100_000)
+    policy = f.choice("correlation_fanout_policy", ("any", "all", "primary"), "any")
+    threshold = f.number("type_error_threshold")
+    if threshold is not None:
+        raise fail("CS001", "error_handling.type_error_threshold is not supported yet",
+                   f.key_loc("type_error_threshold"))
+    f.done()
+    return m.ErrorHandling(strategy=strategy, dlq=dlq, max_group_buffer=max_group_buffer,
+                           correlation_fanout_policy=policy, loc=f.loc)
+
+
+def _ref(node: YNode | None, what: str) -> m.Ref:
+    if not isinstance(node, YScalar) or not isinstance(node.value, str):
+        loc = node.loc if node else None
+        raise fail("E000", f"{what} must be a node reference string", loc)
+    parts = node.value.split(".")
+    if len(parts) > 2 or any(p == "" for p in parts):
+        raise fail("E000", f"invalid input reference '{node.value}'", node.loc,
+                   "write `node` or `node.port`")
+    loc = node.loc
+    if node.style in ('"', "'"):
+        loc = Location(loc.file, loc.line, loc.column + 1)
+    return m.Ref(parts[0], parts[1] if len(parts) == 2 else None, loc)
+
+
+def cxl_source(node: YNode | None, what: str, ctx: _Ctx) -> m.CxlSource:
+    if not isinstance(node, YScalar) or not isinstance(node.value, str):
+        raise fail("E000", f"{what} must be a CXL string",
+                   node.loc if node else None)
+    if node.style in ("|", ">"):
+        first = node.raw_line + 1  # 0-based index of the first content line
+        indent = 0
+        for line in ctx.lines[first:]:
+            if line.strip():
+                indent = len(line) - len(line.lstrip(" "))
+                break
+        return m.CxlSource(node.value, ctx.file, first + 1, indent + 1)
+    offset = 1 if node.style in ('"', "'") else 0
+    return m.CxlSource(node.value, ctx.file, node.loc.line, node.loc.column + offset,
+                       single_line=True)
+
+
+def _node(node: YNode, ctx: _Ctx) -> m.Node:
+    f = Fields(node, "a node")
+    kind_node = f.raw("type", required=True)
+    kind = kind_node.value if isinstance(kind_node, YScalar) else None
+    if kind == "output":
+        ctx.warn("W001", "'type: output' is the older spelling of 'type: sink'", kind_node.loc,
+                 "write `type: sink`")
+        kind = "sink"
+    if kind not in NODE_KINDS:
+        raise fail("E000", f"unknown node type '{kind}'", kind_node.loc,
+                   f"expected one of: {', '.join(NODE_KINDS)}")
+    name = f.str("name", required=True)
+    what = f"{kind} node '{name}'"
+    common = dict(name=name, kind=kind, loc=f.loc, description=f.str("description"))
+    f.raw("_notes")
+    if kind in ("reshape", "cull", "envelope", "composition"):
+        for key in list(f.node.entries):
+            f.raw(key)
+        raise fail("CS001", f"{kind} nodes are not supported by clinker-sql yet", kind_node.loc)
+    builder = _BUILDERS[kind]
+    result = builder(f, what, common, ctx)
+    f.done()
+    return result
+
+
+def _no_input(f: Fields, what: str) -> None:
+    for key in ("input", "inputs"):
+        if f.has(key):
+            f.raw(key)
+            raise fail("E000", f"{what} takes no '{key}'", f.key_loc(key))
+
+
+def _single_input(f: Fields, what: str) -> m.Ref:
+    if f.has("inputs"):
+        f.raw("inputs")
+        raise fail("E000", f"{what} takes a single 'input:', not 'inputs:'", f.key_loc("inputs"))
+    return _ref(f.raw("input", required=True), f"'input' of {what}")
+
+
+def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
+    _no_input(f, what)
+    c = Fields(f.raw("config", required=True), f"config of {what}")
+    cfg_name = c.str("name", default=common["name"])
+    fmt = c.str("type", required=True)
+    if fmt in ("ndjson",):
+        raise fail("E000", "there is no 'type: ndjson'", c.node.get("type").loc,
+                   "write `type: json` with `options: {format: ndjson}`")
+    if fmt not in ("csv", "json", "parquet"):
+        raise fail("CS001", f"source format '{fmt}' is not supported by clinker-sql",
+                   c.node.get("type").loc, "supported: csv, json, parquet")
+    matchers = [k for k in ("path", "glob", "regex", "paths") if c.has(k)]
+    if len(matchers) > 1:
+        raise fail("E210", f"{what} declares {', '.join(matchers)}; give exactly one",
+                   c.key_loc(matchers[1]))
+    if not matchers:
+        raise fail("E211", f"{what} declares none of path/glob/regex/paths", c.loc)
+    kind = matchers[0]
+    if kind == "regex":
+        c.raw("regex")
+        raise fail("CS001", "regex file matchers are not supported yet", c.key_loc("regex"))
+    if kind == "paths":
+        paths, _ = c.str_list("paths")
+    else:
+        paths = [c.str(kind, required=True)]
+    csv_opts, json_opts = m.CsvOptions(), m.JsonOptions()
+    opts = c.raw("options")
+    if opts is not None:
+        o = Fields(opts, f"options of {what}")
+        if fmt == "csv":
+            csv_opts = m.CsvOptions(delimiter=o.str("delimiter", default=","),
+                                    quote_char=o.str("quote_char", default='"'),
+                                    has_header=o.bool("has_header", True),
+                                    encoding=o.choice("encoding", ("utf-8", "utf8", "iso-8859-1",
+                                                                   "latin-1", "latin1"), "utf-8"))
+            for key, val in (("delimiter", csv_opts.delimiter),
+                             ("quote_char", csv_opts.quote_char)):
+                if len(val.encode()) != 1:
+                    raise fail("E000", f"'{key}' must be one ASCII character", o.key_loc(key))
+        elif fmt == "json":
+            json_opts = m.JsonOptions(format=o.choice("format", ("array", "ndjson", "object")),
+                                      record_path=o.str("record_path"))
+        o.done()
+    if not c.has("schema"):
+        raise fail("E201", f"{what} has no schema: block", c.loc)
+    schema = _schema(c.raw("schema"), what)
+    ck, ck_node = c.str_list("correlation_key", allow_single=True)
+    if ck_node is not None and not ck:
+        raise fail("E000", "correlation_key must not be empty", ck_node.loc)
+    on_unmapped = c.raw("on_unmapped")
+    if on_unmapped is not None:
+        u = Fields(on_unmapped, "on_unmapped")
+        u.choice("mode", ("auto_widen", "drop", "reject"))
+        u.done()
+    for unsupported in ("exclude", "files", "sort_order", "on_unsorted", "watermark",
+                        "dlq_granularity", "split_to_rows", "split_values", "transport",
+                        "envelope", "resource", "modified_after", "modified_before",
+                        "min_size", "max_size"):
+        if c.has(unsupported):
+            c.raw(unsupported)
+            raise fail("CS001", f"source '{unsupported}' is not supported yet",
+                       c.key_loc(unsupported))
+    c.done()
+    cfg = m.SourceConfig(name=cfg_name, format=fmt, paths=tuple(paths), path_kind=kind,
+                         schema=schema, correlation_key=tuple(ck),
+                         correlation_key_loc=ck_node.loc if ck_node else None,
+                         csv=csv_opts, json=json_opts)
+    return m.SourceNode(**common, config=cfg)
+
+
+def _schema(node: YNode, what: str) -> tuple[m.Column, ...]:
+    if isinstance(node, YScalar) and isinstance(node.value, str):
+        raise fail("CS001", "external schema files are not supported yet", node.loc)
+    if not isinstance(node, YSeq) or not node.items:
+        raise fail("E000", f"schema of {what} must be a non-empty list of columns", node.loc)
+    cols: list[m.Column] = []
+    seen: set[str] = set()
+    for item in node.items:
+        c = Fields(item, f"a schema column of {what}")
+        name = c.str("name", required=True)
+        if name.startswith("$"):
+            raise fail("E000", f"column name '{name}' starts with '$', which is reserved for "
+                       "engine columns", c.loc)
+        if name in seen:
+            raise fail("E000", f"column '{name}' is declared twice", c.loc)
+        seen.add(name)
+        type_node = c.raw("type", required=True)
+        ctype, nullable = _column_type(type_node)
+        precision, scale = c.int("precision"), c.int("scale")
+        fmt = c.str("format")
+        source_name = c.str("source_name")
+        for unsupported in ("required", "default", "coerce", "enum", "long_unique", "multiple",
+                            "start", "width", "end", "justify", "pad"):
+            if c.has(unsupported):
+                c.raw(unsupported)
+                raise fail("CS001", f"column option '{unsupported}' is not supported yet",
+                           c.key_loc(unsupported))
+        c.done()
+        if fmt is not None and ctype not in ("date", "date_time"):
+            raise fail("E000", "'format' applies to date and date_time columns only", c.loc)
+        cols.append(m.Column(name, ctype, nullable, c.loc, fmt, precision, scale, source_name))
+    return tuple(cols)
+
+
+def _column_type(node: YNode) -> tuple[str, bool]:
+    if isinstance(node, YMap):
+        f = Fields(node, "a column type")
+        inner = f.raw("nullable", required=True)
+        f.done()
+        ctype, _ = _column_type(inner)
+        return ctype, True
+    if not isinstance(node, YScalar) or not isinstance(node.value, str):
+        raise fail("E000", "a column type must be a type name or {nullable: T}", node.loc)
+    value = node.value
+    if value == "numeric":
+        raise fail("E158", "column type 'numeric' is not a concrete type", node.loc)
+    if value.startswith("nullable(") and value.endswith(")"):
+        raise fail("E000", f"write `{{nullable: {value[9:-1]}}}` instead of `{value}`", node.loc)
+    aliases = {"datetime": "date_time", "integer": "int", "boolean": "bool", "str": "string"}
+    value = aliases.get(value, value)
+    if value not in m.COLUMN_TYPES:
+        raise fail("E000", f"unknown column type '{node.value}'", node.loc,
+                   f"expected one of: {', '.join(m.COLUMN_TYPES)}")
+    return value, value == "null"
+
+
+def _transform(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
+    ref = _single_input(f, what)
+    c = Fields(f.raw("config", required=True), f"config of {what}")
+    cxl = cxl_source(c.raw("cxl", required=True), f"cxl of {what}", ctx)
+    window = None
+    wnode = c.raw("analytic_window")
+    if wnode is not None:
+        w = Fields(wnode, "analytic_window")
+        group_by, _ = w.str_list("group_by")
+        sort_node = w.raw("sort_by")
+        sort_by = []
+        if sort_node is not None:
+            if not isinstance(sort_node, YSeq):
+                raise fail("E000", "sort_by must be a list of {field, order}", sort_node.loc)
+            for item in sort_node.items:
+                s = Fields(item, "a sort_by entry")
+                sort_by.append((s.str("field", required=True),
+                                s.choice("order", ("asc", "desc"), "asc")))
+                s.done()
+        for unsupported in ("source", "on"):
+            if w.has(unsupported):
+                w.raw(unsupported)
+                raise fail("CS001", f"cross-source windows ('{unsupported}') are not supported "
+                           "yet", w.key_loc(unsupported))
+        w.done()
+        window = m.AnalyticWindow(tuple(group_by), tuple(sort_by), w.loc)
+    c.raw("validations")  # parsed but never evaluated by Clinker either
+    c.raw("log")  # observability only
+    c.raw("batch_size")
+    c.int("max_expansion")
+    for unsupported in ("declares", "phase"):
+        if c.has(unsupported):
+            c.raw(unsupported)
+            raise fail("CS001", f"transform '{unsupported}' is not supported yet",
+                       c.key_loc(unsupported))
+    c.done()
+    return m.TransformNode(**common, input=ref, cxl=cxl, analytic_window=window)
+
+
+def _aggregate(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
+    ref = _single_input(f, what)
+    c = Fields(f.raw("config", required=True), f"config of {what}")
+    if not c.has("group_by"):
+        raise fail("E000", f"{what} is missing the required field 'group_by'", c.loc)
+    group_by, _ = c.str_list("group_by")
+    cxl = cxl_source(c.raw("cxl", required=True), f"cxl of {what}", ctx)
+    strategy = c.choice("strategy", ("auto", "hash", "streaming"), "auto")
+    for unsupported in ("time_window", "allowed_lateness"):
+        if c.has(unsupported):
+            c.raw(unsupported)
+            raise fail("CS001", f"aggregate '{unsupported}' is not supported yet",
+                       c.key_loc(unsupported))
+    c.raw("batch_size")
+    c.done()
+    return m.AggregateNode(**common, input=ref, group_by=tuple(group_by), cxl=cxl,
+                           strategy=strategy)
+
+
+def _route(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
+    ref = _single_input(f, what)
+    c = Fields(f.raw("config", required=True), f"config of {what}")
+    mode = c.choice("mode", ("exclusive", "inclusive"), "exclusive")
+    cond_node = c.raw("conditions", required=True)
+    if not isinstance(cond_node, YMap) or not cond_node.entries:
+        raise fail("E000", "route conditions must be a non-empty mapping branch: CXL",
+                   cond_node.loc)
+    conditions = tuple((name, cxl_source(value, f"condition '{name}'", ctx))
+                       for name, (_, value) in cond_node.entries.items())
+    default = c.str("default", required=True)
+    if default in dict(conditions):
+        raise fail("E000", f"default branch '{default}' is also a condition name",
+                   c.key_loc("default"))
+    c.done()
+    return m.RouteNode(**common, input=ref, mode=mode, conditions=conditions, default=default)
+
+
+def _merge(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
+    if f.has("input"):
+        f.raw("input")
+        raise fail("E000", f"{what} takes 'inputs:' (a list), not 'input:'", f.key_loc("input"))
+    node = f.raw("inputs", required=True)
+    if not isinstance(node, YSeq) or not node.items:
+        raise fail("E000", f"'inputs' of {what} must be a non-empty list", node.loc)
+    refs = tuple(_ref(item, f"an input of {what}") for item in node.items)
+    cfg = f.raw("config")
+    if cfg is not None:
+        c = Fields(cfg, f"config of {what}")
+        c.choice("mode", ("concat",), "concat")
+        if c.has("interleave_seed"):
+            c.raw("interleave_seed")
+            raise fail("CS001", "interleaved merges are not supported", c.key_loc(
+                "interleave_seed"))
+        c.done()
+    return m.MergeNode(**common, merge_inputs=refs)
+
+
+def _combine(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
+    if f.has("inputs"):
+        f.raw("inputs")
+        raise fail("E000", f"{what} takes 'input:' (a map of qualifier: node), not 'inputs:'",
+                   f.key_loc("inputs"))
+    node = f.raw("input", required=True)
+    if not isinstance(node, YMap):
+        raise fail("E000", f"'input' of {what} must be a map of qualifier: node", node.loc)
+    inputs = tuple((q, _ref(v, f"input '{q}' of {what}")) for q, (_, v) in node.entries.items())
+    c = Fields(f.raw("config", required=True), f"config of {what}")
+    where = cxl_source(c.raw("where", required=True), f"where of {what}", ctx)
+    cxl_node = c.raw("cxl", required=True)
+    cxl = cxl_source(cxl_node, f"cxl of {what}", ctx)
+    match = c.choice("match", ("first", "all", "collect"), "first")
+    on_miss = c.choice("on_miss", ("null_fields", "skip", "error"), "null_fields")
+    drive = c.str("drive")
+    c.choice("strategy", ("auto", "grace_hash"), "auto")
+    pck = c.raw("propagate_ck", required=True)
+    propagate: object
+    if isinstance(pck, YScalar) and pck.value in ("driver", "all"):
+        propagate = pck.value
+    elif isinstance(pck, YMap):
+        p = Fields(pck, "propagate_ck")
+        named, _ = p.str_list("named")
+        p.done()
+        propagate = ("named", tuple(named))
+    else:
+        raise fail("E000", "propagate_ck must be driver, all or {named: [...]}", pck.loc)
+    for unsupported in ("correlation_fanout_policy", "max_output_rows"):
+        if c.has(unsupported):
+            c.raw(unsupported)
+            raise fail("CS001", f"combine '{unsupported}' is not supported yet",
+                       c.key_loc(unsupported))
+    c.done()
+    return m.CombineNode(**common, combine_inputs=inputs, where=where, cxl=cxl, match=match,
+                         on_miss=on_miss, drive=drive, propagate_ck=propagate)
+
+
+def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
+    ref = _single_input(f, what)
+    c = Fields(f.raw("config", required=True), f"config of {what}")
+    cfg_name = c.str("name", default=common["name"])
+    fmt = c.str("type", required=True)
+    if fmt not in ("csv", "json", "parquet"):
+        raise fail("CS001", f"sink format '{fmt}' is not supported by clinker-sql",
+                   c.node.get("type").loc, "supported: csv, json, parquet")
+    path_node = c.raw("path", required=True)
+    if not isinstance(path_node, YScalar) or not isinstance(path_node.value, str):
+        raise fail("E000", "sink path must be a string", path_node.loc)
+    if "{" in path_node.value:
+        raise fail("CS001", "path templates such as {source_file} are not supported yet",
+                   path_node.loc)
+    delimiter, json_format, pretty = ",", "array", False
+    opts = c.raw("options")
+    if opts is not None:
+        o = Fields(opts, f"options of {what}")
+        if fmt == "csv":
+            delimiter = o.str("delimiter", default=",")
+            if len(delimiter.encode()) != 1:
+                raise fail("E000", "'delimiter' must be one ASCII character",
+                           o.key_loc("delimiter"))
+        elif fmt == "json":
+            json_format = o.choice("format", ("array", "ndjson"), "array")
+            pretty = o.bool("pretty", False)
+        o.done()
+    mapping = None
+    map_node = c.raw("mapping")
+    if map_node is not None:
+        mapping = _mapping(map_node)
+    exclude, _ = c.str_list("exclude")
+    cfg = m.SinkConfig(
+        name=cfg_name, format=fmt, path=path_node.value, path_loc=path_node.loc,
+        include_unmapped=c.bool("include_unmapped", True),
+        include_header=c.bool("include_header", True),
+        include_correlation_keys=c.bool("include_correlation_keys", False),
+        exclude=tuple(exclude), mapping=mapping, delimiter=delimiter, json_format=json_format,
+        json_pretty=pretty, preserve_nulls=c.bool("preserve_nulls", False),
+        correlation_fanout_policy=c.choice("correlation_fanout_policy", ("any", "all", "primary")),
+    )
+    if_exists = c.choice("if_exists", ("overwrite", "error", "unique_suffix"), "overwrite")
+    if if_exists != "overwrite":
+        raise fail("CS001", f"if_exists: {if_exists} is not supported yet", c.key_loc("if_exists"))
+    for unsupported in ("sort_order", "schema", "split", "write_meta", "join_values",
+                        "reconstruct_envelope", "unique_suffix_width"):
+        if c.has(unsupported):
+            c.raw(unsupported)
+            raise fail("CS001", f"sink '{unsupported}' is not supported yet",
+                       c.key_loc(unsupported))
+    c.done()
+    return m.SinkNode(**common, input=ref, config=cfg)
+
+
+def _mapping(node: YNode) -> tuple[tuple[str, str], ...]:
+    if isinstance(node, YMap):
+        raise fail("E364", "mapping: must be an ordered list (`- col` or `- out: source`)",
+                   node.loc)
+    if not isinstance(node, YSeq) or not node.items:
+        raise fail("E364", "mapping: must be a non-empty list", node.loc)
+    out: list[tuple[str, str]] = []
+    for item in node.items:
+        if isinstance(item, YScalar) and isinstance(item.value, str):
+            out.append((item.value, item.value))
+        elif isinstance(item, YMap) and len(item.entries) == 1:
+            (key, (_, value)), = item.entries.items()
+            if not isinstance(value, YScalar) or not isinstance(value.value, str):
+                raise fail("E364", "a mapping entry must map a name to a column name", item.loc)
+            out.append((key, value.value))
+        else:
+            raise fail("E364", "a mapping entry must be `col` or `out: col`", item.loc)
+    names = [o for o, _ in out]
+    if len(set(names)) != len(names):
+        raise fail("E364", "mapping declares the same output column twice", node.loc)
+    return tuple(out)
+
+
+_BUILDERS = {"source": _source, "transform": _transform, "aggregate": _aggregate,
+             "route": _route, "merge": _merge, "combine": _combine, "sink": _sink}

@@ -1,0 +1,480 @@
+"""CXL parser: statements plus a precedence-climbing expression parser (spec §2-§3).
+
+Precedence, loosest first: `??` (right), `or`, `and`, prefix `not` (looser than
+comparison), comparison (non-associative), `+ -`, `* / %`, prefix `-`, postfix.
+An expression ends at a newline except inside `[...]`/`{...}`, between match
+arms and before `else`.
+"""
+
+from __future__ import annotations
+
+from clinker_sql.cxl import ast as a
+from clinker_sql.cxl.errors import CxlError
+from clinker_sql.cxl.lexer import Token, tokenize
+
+AGGREGATES = frozenset({"sum", "count", "avg", "min", "max", "collect", "weighted_avg"})
+NAMESPACES = frozenset({"vars", "pipeline", "source", "record", "window", "config", "doc"})
+COMPARISONS = ("==", "!=", "<", ">", "<=", ">=")
+TRACE_LEVELS = ("info", "warn", "error", "debug")
+
+
+def parse_program(text: str) -> a.Program:
+    return _Parser(tokenize(text)).program()
+
+
+def parse_expression(text: str) -> a.Expr:
+    """A single expression (route conditions, combine `where`)."""
+    p = _Parser(tokenize(text))
+    p.skip_newlines()
+    expr = p.expr()
+    p.skip_newlines()
+    p.expect_eof()
+    return expr
+
+
+class _Parser:
+    def __init__(self, tokens: list[Token]):
+        self.tokens = tokens
+        self.i = 0
+        self.nl_depth = 0
+
+    # ---- token helpers ---------------------------------------------------------------------
+    def peek(self, offset: int = 0) -> Token:
+        j = self.i
+        seen = 0
+        while True:
+            tok = self.tokens[j]
+            if tok.kind == "NL" and self.nl_depth > 0:
+                j += 1
+                continue
+            if seen == offset:
+                return tok
+            seen += 1
+            j += 1
+
+    def next(self) -> Token:
+        while self.nl_depth > 0 and self.tokens[self.i].kind == "NL":
+            self.i += 1
+        tok = self.tokens[self.i]
+        if tok.kind != "EOF":
+            self.i += 1
+        return tok
+
+    def at(self, kind: str, value: object = None) -> bool:
+        return self.peek().is_(kind, value)
+
+    def at_punct(self, value: str) -> bool:
+        return self.at("PUNCT", value)
+
+    def accept(self, kind: str, value: object = None) -> Token | None:
+        if self.at(kind, value):
+            return self.next()
+        return None
+
+    def expect(self, kind: str, value: object = None, what: str = "") -> Token:
+        tok = self.peek()
+        if not tok.is_(kind, value):
+            want = what or (f"'{value}'" if value is not None else kind.lower())
+            raise self.error(tok, f"expected {want}, found {self.describe(tok)}")
+        return self.next()
+
+    def expect_eof(self) -> None:
+        tok = self.peek()
+        if tok.kind != "EOF":
+            raise self.error(tok, f"unexpected {self.describe(tok)} after the expression")
+
+    def skip_newlines(self) -> None:
+        while self.tokens[self.i].kind == "NL":
+            self.i += 1
+
+    @staticmethod
+    def describe(tok: Token) -> str:
+        if tok.kind == "EOF":
+            return "end of input"
+        if tok.kind == "NL":
+            return "end of line"
+        if tok.kind == "STRING":
+            return f'string "{tok.value}"'
+        return f"'{tok.value}'"
+
+    @staticmethod
+    def error(tok: Token, message: str, hint: str = "") -> CxlError:
+        return CxlError("E202", message, tok.line, tok.col, hint, tok.length)
+
+    @staticmethod
+    def pos(tok: Token) -> a.Pos:
+        return a.Pos(tok.line, tok.col)
+
+    def name_token(self) -> Token:
+        tok = self.peek()
+        if tok.kind in ("IDENT", "KW"):
+            return self.next()
+        raise self.error(tok, f"expected a name, found {self.describe(tok)}")
+
+    # ---- statements ------------------------------------------------------------------------
+    def program(self) -> a.Program:
+        stmts = self.statements(top=True)
+        self.expect_eof()
+        return a.Program(tuple(stmts))
+
+    def statements(self, top: bool) -> list[a.Stmt]:
+        out: list[a.Stmt] = []
+        while True:
+            self.skip_newlines()
+            tok = self.peek()
+            if tok.kind == "EOF" or (not top and tok.is_("PUNCT", "}")):
+                return out
+            stmt = self.statement()
+            if stmt is not None:
+                if isinstance(stmt, a.Use) and any(not isinstance(s, a.Use) for s in out):
+                    raise CxlError("E202", "`use` must come before every other statement",
+                                   stmt.pos.line, stmt.pos.col)
+                out.append(stmt)
+
+    def statement(self) -> a.Stmt | None:
+        tok = self.peek()
+        pos = self.pos(tok)
+        if tok.is_("KW", "let"):
+            self.next()
+            name = self.expect("IDENT", what="a name after 'let'").value
+            self.expect("PUNCT", "=")
+            return a.Let(pos, name, self.expr())
+        if tok.is_("KW", "emit"):
+            self.next()
+            if self.at("IDENT", "each"):
+                return self.emit_each(pos)
+            if self.at_punct("$"):
+                self.next()
+                scope = self.name_token().value
+                if scope in ("vars", "ck"):
+                    raise self.error(tok, f"${scope} is read-only")
+                self.expect("PUNCT", ".")
+                name = self.name_token().value
+                self.expect("PUNCT", "=")
+                return a.Emit(pos, name, self.expr(), scope=scope)
+            name_tok = self.name_token()
+            self.expect("PUNCT", "=")
+            return a.Emit(pos, name_tok.value, self.expr())
+        if tok.is_("KW", "filter"):
+            self.next()
+            return a.Filter(pos, self.expr())
+        if tok.is_("KW", "distinct"):
+            self.next()
+            by = None
+            if self.accept("KW", "by"):
+                by = self.name_token().value
+            return a.Distinct(pos, by)
+        if tok.is_("KW", "trace"):
+            self.next()
+            level = "info"
+            if self.peek().kind == "IDENT" and self.peek().value in TRACE_LEVELS:
+                level = self.next().value
+            guard = None
+            if self.accept("KW", "if"):
+                guard = self.or_expr()
+            return a.Trace(pos, level, guard, self.expr())
+        if tok.is_("KW", "use"):
+            self.next()
+            parts = [self.name_token().value]
+            while self.accept("PUNCT", ".") or self.accept("PUNCT", "::"):
+                parts.append(self.name_token().value)
+            alias = None
+            if self.accept("KW", "as"):
+                alias = self.name_token().value
+            return a.Use(pos, tuple(parts), alias)
+        if tok.is_("KW", "fn"):
+            self.next()
+            self.name_token()
+            self.expect("PUNCT", "(")
+            while not self.at_punct(")"):
+                self.name_token()
+                if not self.accept("PUNCT", ","):
+                    break
+            self.expect("PUNCT", ")")
+            self.expect("PUNCT", "=")
+            self.expr()
+            return None  # functions in a program are parsed and discarded (spec §2)
+        return a.ExprStmt(pos, self.expr())
+
+    def emit_each(self, pos: a.Pos) -> a.Stmt:
+        self.next()  # each
+        binding = self.expect("IDENT", what="a binding name").value
+        self.expect("KW", "in")
+        source = self.expr()
+        outer = bool(self.accept("IDENT", "outer"))
+        self.expect("PUNCT", "{")
+        body = self.statements(top=False)
+        self.expect("PUNCT", "}")
+        return a.EmitEach(pos, binding, source, outer, tuple(body))
+
+    # ---- expressions -----------------------------------------------------------------------
+    def expr(self) -> a.Expr:
+        left = self.or_expr()
+        if self.at_punct("??"):
+            tok = self.next()
+            return a.Binary(self.pos(tok), "??", left, self.expr())
+        return left
+
+    def or_expr(self) -> a.Expr:
+        left = self.and_expr()
+        while self.at("KW", "or"):
+            tok = self.next()
+            left = a.Binary(self.pos(tok), "or", left, self.and_expr())
+        return left
+
+    def and_expr(self) -> a.Expr:
+        left = self.not_expr()
+        while self.at("KW", "and"):
+            tok = self.next()
+            left = a.Binary(self.pos(tok), "and", left, self.not_expr())
+        return left
+
+    def not_expr(self) -> a.Expr:
+        if self.at("KW", "not"):
+            tok = self.next()
+            return a.Unary(self.pos(tok), "not", self.not_expr())
+        return self.cmp_expr()
+
+    def cmp_expr(self) -> a.Expr:
+        left = self.add_expr()
+        tok = self.peek()
+        if tok.kind == "PUNCT" and tok.value in COMPARISONS:
+            self.next()
+            if self.at("KW", "not"):
+                right: a.Expr = self.not_expr()
+            else:
+                right = self.add_expr()
+            nxt = self.peek()
+            if nxt.kind == "PUNCT" and nxt.value in COMPARISONS:
+                raise self.error(nxt, "comparisons do not chain",
+                                 "write `a < b and b < c`")
+            return a.Binary(self.pos(tok), tok.value, left, right)
+        return left
+
+    def add_expr(self) -> a.Expr:
+        left = self.mul_expr()
+        while self.at_punct("+") or self.at_punct("-"):
+            tok = self.next()
+            left = a.Binary(self.pos(tok), tok.value, left, self.mul_expr())
+        return left
+
+    def mul_expr(self) -> a.Expr:
+        left = self.unary()
+        while self.at_punct("*") or self.at_punct("/") or self.at_punct("%"):
+            tok = self.next()
+            left = a.Binary(self.pos(tok), tok.value, left, self.unary())
+        return left
+
+    def unary(self) -> a.Expr:
+        if self.at_punct("-"):
+            tok = self.next()
+            return a.Unary(self.pos(tok), "-", self.unary())
+        return self.postfix(self.primary())
+
+    def postfix(self, expr: a.Expr) -> a.Expr:
+        while True:
+            if self.at_punct("."):
+                self.next()
+                name_tok = self.name_token()
+                if self.at_punct("("):
+                    args = self.call_args()
+                    expr = a.MethodCall(self.pos(name_tok), expr, name_tok.value, args)
+                elif isinstance(expr, a.Name):
+                    expr = a.Qualified(expr.pos, (expr.name, name_tok.value))
+                elif isinstance(expr, a.Qualified):
+                    expr = a.Qualified(expr.pos, expr.parts + (name_tok.value,))
+                elif isinstance(expr, a.SysVar) and expr.namespace != "window":
+                    expr = a.SysVar(expr.pos, expr.namespace, expr.path + (name_tok.value,))
+                else:
+                    expr = a.Field(self.pos(name_tok), expr, name_tok.value)
+            elif self.at_punct("["):
+                tok = self.next()
+                self.nl_depth += 1
+                index = self.expr()
+                self.expect("PUNCT", "]")
+                self.nl_depth -= 1
+                expr = a.Index(self.pos(tok), expr, index)
+            else:
+                return expr
+
+    def call_args(self) -> tuple[a.Expr, ...]:
+        self.expect("PUNCT", "(")
+        args: list[a.Expr] = []
+        while not self.at_punct(")"):
+            args.append(self.argument())
+            if not self.accept("PUNCT", ","):
+                break
+        self.expect("PUNCT", ")")
+        return tuple(args)
+
+    def argument(self) -> a.Expr:
+        tok = self.peek()
+        if tok.kind in ("IDENT", "KW") and self.peek(1).is_("PUNCT", "=>"):
+            self.next()
+            self.next()
+            if tok.value != "it":
+                raise self.error(tok, "a closure parameter must be named `it`")
+            return a.Lambda(self.pos(tok), "it", self.expr())
+        return self.expr()
+
+    def primary(self) -> a.Expr:
+        tok = self.peek()
+        pos = self.pos(tok)
+        if tok.kind == "INT":
+            self.next()
+            return a.Literal(pos, tok.value, "int")
+        if tok.kind == "FLOAT":
+            self.next()
+            return a.Literal(pos, tok.value, "float")
+        if tok.kind == "STRING":
+            self.next()
+            return a.Literal(pos, tok.value, "string")
+        if tok.kind == "DATE":
+            self.next()
+            return a.Literal(pos, tok.value, "date")
+        if tok.kind == "KW":
+            if tok.value in ("true", "false"):
+                self.next()
+                return a.Literal(pos, tok.value == "true", "bool")
+            if tok.value == "null":
+                self.next()
+                return a.Literal(pos, None, "null")
+            if tok.value == "now":
+                self.next()
+                return a.Now(pos)
+            if tok.value == "it":
+                self.next()
+                return a.Name(pos, "it")
+            if tok.value == "if":
+                return self.if_expr()
+            if tok.value == "match":
+                return self.match_expr()
+        if tok.kind == "IDENT":
+            self.next()
+            if tok.value in AGGREGATES and self.tokens[self.i].is_("PUNCT", "("):
+                return self.aggregate_call(tok)
+            return a.Name(pos, tok.value)
+        if tok.is_("PUNCT", "$"):
+            self.next()
+            ns = self.name_token()
+            if ns.value not in NAMESPACES:
+                raise self.error(ns, f"unknown system namespace ${ns.value}",
+                                 "expected one of: $" + ", $".join(sorted(NAMESPACES)))
+            path: tuple[str, ...] = ()
+            if ns.value != "window":
+                self.expect("PUNCT", ".")
+                path = (self.name_token().value,)
+            return a.SysVar(pos, ns.value, path)
+        if tok.is_("PUNCT", "("):
+            self.next()
+            inner = self.expr()
+            self.expect("PUNCT", ")")
+            return inner
+        if tok.is_("PUNCT", "["):
+            return self.array_expr()
+        if tok.is_("PUNCT", "{"):
+            return self.map_expr()
+        raise self.error(tok, f"expected an expression, found {self.describe(tok)}")
+
+    def aggregate_call(self, name_tok: Token) -> a.Expr:
+        pos = self.pos(name_tok)
+        self.expect("PUNCT", "(")
+        if self.at_punct("*"):
+            self.next()
+            self.expect("PUNCT", ")")
+            return a.Call(pos, name_tok.value, (), star=True)
+        args: list[a.Expr] = []
+        while not self.at_punct(")"):
+            args.append(self.expr())
+            if not self.accept("PUNCT", ","):
+                break
+        self.expect("PUNCT", ")")
+        return a.Call(pos, name_tok.value, tuple(args))
+
+    def if_expr(self) -> a.Expr:
+        tok = self.next()
+        cond = self.or_expr()
+        self.expect("KW", "then")
+        then = self.expr()
+        otherwise = None
+        j = self.i
+        while self.tokens[j].kind == "NL":
+            j += 1
+        if self.tokens[j].is_("KW", "else"):
+            self.i = j + 1
+            otherwise = self.expr()
+        return a.If(self.pos(tok), cond, then, otherwise)
+
+    def match_expr(self) -> a.Expr:
+        tok = self.next()
+        subject = None
+        if not self.at_punct("{"):
+            subject = self.expr()
+        self.expect("PUNCT", "{")
+        self.nl_depth += 1
+        arms: list[a.MatchArm] = []
+        while not self.at_punct("}"):
+            if self.at("IDENT", "_"):
+                self.next()
+                pattern = None
+            else:
+                pattern = self.expr()
+            self.expect("PUNCT", "=>")
+            result = self.expr()
+            arms.append(a.MatchArm(pattern, result))
+            self.accept("PUNCT", ",")  # arms are separated by ',' or a new line
+        self.nl_depth -= 1
+        self.expect("PUNCT", "}")
+        return a.Match(self.pos(tok), subject, tuple(arms))
+
+    def array_expr(self) -> a.Expr:
+        tok = self.next()
+        self.nl_depth += 1
+        items: list[a.Expr] = []
+        if self.at_punct("]"):
+            self.next()
+            self.nl_depth -= 1
+            return a.ArrayLit(self.pos(tok), ())
+        first = self.expr()
+        if self.accept("KW", "for"):
+            binding = self.expect("IDENT", what="a binding name").value
+            self.expect("KW", "in")
+            source = self.expr()
+            pred = self.expr() if self.accept("KW", "if") else None
+            self.expect("PUNCT", "]")
+            self.nl_depth -= 1
+            return a.Comprehension(self.pos(tok), first, binding, source, pred)
+        items.append(first)
+        while self.accept("PUNCT", ","):
+            if self.at_punct("]"):
+                break
+            items.append(self.expr())
+        self.expect("PUNCT", "]")
+        self.nl_depth -= 1
+        return a.ArrayLit(self.pos(tok), tuple(items))
+
+    def map_expr(self) -> a.Expr:
+        tok = self.next()
+        self.nl_depth += 1
+        entries: list[tuple[a.Expr, a.Expr]] = []
+        while not self.at_punct("}"):
+            key_tok = self.peek()
+            if key_tok.kind in ("IDENT", "KW"):
+                self.next()
+                key: a.Expr = a.Literal(self.pos(key_tok), key_tok.value, "string")
+            elif key_tok.kind == "STRING":
+                self.next()
+                key = a.Literal(self.pos(key_tok), key_tok.value, "string")
+            elif key_tok.is_("PUNCT", "["):
+                self.next()
+                key = self.expr()
+                self.expect("PUNCT", "]")
+            else:
+                raise self.error(key_tok, f"expected a map key, found {self.describe(key_tok)}")
+            self.expect("PUNCT", ":")
+            entries.append((key, self.expr()))
+            if not self.accept("PUNCT", ","):
+                break
+        self.expect("PUNCT", "}")
+        self.nl_depth -= 1
+        return a.MapLit(self.pos(tok), tuple(entries))

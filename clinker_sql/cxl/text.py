@@ -1,0 +1,76 @@
+"""Values rendered as text exactly as Clinker prints them (spec §6.5.1).
+
+`to_text` is CXL's `to_string()` (DateTime with a space); `to_cell` is what a
+CSV sink writes (DateTime with a `T`, arrays joined with `;`).
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from clinker_sql.codegen import sql as S
+from clinker_sql.cxl.types import CxlType
+
+
+def float_text(x: exp.Expression) -> exp.Expression:
+    """Rust's shortest round-trip f64 Display: no exponent, no trailing `.0`."""
+    as_str = S.cast(x, "STRING")
+
+    def fixed(scale: int) -> exp.Expression:
+        return S.cast(S.try_cast(as_str, f"DECIMAL(38, {scale})"), "STRING")
+
+    tiers = S.case([(exp.GTE(this=S.fn("abs", x), expression=S.double(1e18)), fixed(0)),
+                    (exp.GTE(this=S.fn("abs", x), expression=S.double(1e-2)), fixed(18))],
+                   fixed(37))
+    trimmed = S.fn("regexp_replace",
+                   S.fn("regexp_replace", tiers, S.string(r"(\.[0-9]*?)0+$"), S.string("$1")),
+                   S.string(r"\.$"), S.string(""))
+    return S.case([
+        (S.is_null(x), S.cast(S.null(), "STRING")),
+        (S.fn("isnan", x), S.string("NaN")),
+        (S.eq(x, S.cast(S.string("Infinity"), "DOUBLE")), S.string("inf")),
+        (S.eq(x, S.cast(S.string("-Infinity"), "DOUBLE")), S.string("-inf")),
+        (S.eq(x, S.double(0.0)),
+         S.case([(S.eq(as_str, S.string("-0.0")), S.string("-0"))], S.string("0"))),
+    ], S.fn("coalesce", trimmed, as_str))
+
+
+def datetime_text(x: exp.Expression, separator: str) -> exp.Expression:
+    base = S.fn("date_format", x, S.string(f"yyyy-MM-dd'{separator}'HH:mm:ss"))
+    frac = S.fn("date_format", x, S.string("SSSSSS"))
+    millis = S.fn("substring", frac, S.small_int(1), S.small_int(3))
+    tail = S.case([(S.eq(frac, S.string("000000")), S.string("")),
+                   (S.eq(S.fn("substring", frac, S.small_int(4), S.small_int(3)),
+                         S.string("000")), S.fn("concat", S.string("."), millis))],
+                  S.fn("concat", S.string("."), frac))
+    return S.fn("concat", base, tail)
+
+
+def to_text(x: exp.Expression, t: CxlType) -> exp.Expression:
+    k = t.kind
+    if k == "string":
+        return x
+    if k == "float":
+        return float_text(x)
+    if k == "datetime":
+        return datetime_text(x, " ")
+    if k == "array":
+        elem = t.elem or CxlType("string")
+        lam = exp.Lambda(this=S.fn("coalesce", to_text(S.col("e"), elem), S.string("")),
+                         expressions=[S.ident("e")])
+        inner = S.fn("array_join", S.fn("transform", x, lam), S.string(", "), S.string(""))
+        return S.case([(S.not_null(x), S.fn("concat", S.string("["), inner, S.string("]")))])
+    if k == "map":
+        return S.fn("to_json", x)
+    return S.cast(x, "STRING")
+
+
+def to_cell(x: exp.Expression, t: CxlType) -> exp.Expression:
+    """A value as a CSV sink (and the DLQ file) writes it."""
+    if t.kind == "datetime":
+        return datetime_text(x, "T")
+    if t.kind == "array":
+        elem = t.elem or CxlType("string")
+        lam = exp.Lambda(this=to_cell(S.col("e"), elem), expressions=[S.ident("e")])
+        return S.fn("array_join", S.fn("transform", x, lam), S.string(";"), S.string(""))
+    return to_text(x, t)

@@ -1,0 +1,149 @@
+"""Diagnostics: every user mistake becomes a coded message with a location.
+
+Codes follow Clinker's registry where Clinker has one (E000-E377). Failures
+Clinker reports without a code (I/O, a malformed CSV row, a missing JVM) get a
+`CS` code of clinker-sql's own, so that every message a user sees is coded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# Exit codes, as Clinker's `pipeline_error_exit_code` (spec §5.2).
+EXIT_OK = 0
+EXIT_CONFIG = 1
+EXIT_DLQ = 2
+EXIT_EVAL = 3
+EXIT_IO = 4
+EXIT_INTERRUPTED = 130
+
+
+@dataclass(frozen=True)
+class CodeInfo:
+    code: str
+    summary: str
+    exit_code: int = EXIT_CONFIG
+    hint: str = ""
+
+
+def _codes(*infos: CodeInfo) -> dict[str, CodeInfo]:
+    return {i.code: i for i in infos}
+
+
+CODES: dict[str, CodeInfo] = _codes(
+    CodeInfo("E000", "pipeline YAML does not parse or has the wrong shape",
+             hint="check the key against the pipeline spec; unknown keys are rejected"),
+    CodeInfo("E001", "duplicate node name", hint="give every node a unique name"),
+    CodeInfo("E002", "node lists itself as its input"),
+    CodeInfo("E003", "cycle between nodes", hint="the node graph must be acyclic"),
+    CodeInfo("E004", "input references a node that is not declared",
+             hint="check the spelling of the input reference"),
+    CodeInfo("E010", "node name contains a '.'",
+             hint="'.' is reserved for branch references such as route.branch"),
+    CodeInfo("E119", "pipeline.date_locale is not supported"),
+    CodeInfo("E124", "pipeline.log_rules is not supported"),
+    CodeInfo("E125", "pipeline.include_provenance is not supported"),
+    CodeInfo("E126", "a source value does not match its declared column type", EXIT_IO),
+    CodeInfo("E153", "correlation_key names a field that is not in the source schema",
+             hint="list the field in the source's schema: block, or fix the key"),
+    CodeInfo("E158", "column type 'numeric' is not a concrete type",
+             hint="use int, float or decimal"),
+    CodeInfo("E200", "CXL type error"),
+    CodeInfo("E201", "source has no schema: block", hint="declare the columns under schema:"),
+    CodeInfo("E202", "CXL parse error"),
+    CodeInfo("E203", "CXL name does not resolve"),
+    CodeInfo("E210", "source declares more than one of path/glob/regex/paths"),
+    CodeInfo("E211", "source declares none of path/glob/regex/paths"),
+    CodeInfo("E322", "two outputs write the same file"),
+    CodeInfo("E376", "terminal node spelled 'type: output'"),
+    CodeInfo("W001", "'type: output' is the older spelling of 'type: sink'"),
+    CodeInfo("W003", "'strategy: best_effort' is the older spelling of 'continue'"),
+    CodeInfo("W002", "node names differ only in case"),
+    # clinker-sql's own codes
+    CodeInfo("CS001", "feature not supported by clinker-sql yet",
+             hint="see the README's coverage table; the feature is refused rather than "
+                  "translated with different semantics"),
+    CodeInfo("CS002", "CXL evaluation failed under strategy: fail_fast", EXIT_EVAL),
+    CodeInfo("CS003", "DLQ configuration is required under strategy: continue"),
+    CodeInfo("CS010", "no Java runtime found for the embedded Spark",
+             hint="install a JDK 17 or 21 (Debian: apt-get install openjdk-17-jre-headless) "
+                  "or set JAVA_HOME"),
+    CodeInfo("CS020", "Spark failed while running a statement", EXIT_IO),
+    CodeInfo("CS101", "a CSV record is malformed (wrong number of fields or bad quoting)",
+             EXIT_IO, hint="every record must have as many fields as the header"),
+    CodeInfo("CS102", "a source file cannot be read", EXIT_IO),
+    CodeInfo("CS103", "an output path cannot be written", EXIT_IO,
+             hint="create the output folder first and check its permissions"),
+    CodeInfo("CS104", "the pipeline file cannot be read"),
+)
+
+
+@dataclass(frozen=True)
+class Location:
+    file: str
+    line: int  # 1-based
+    column: int  # 1-based
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    message: str
+    location: Location | None = None
+    hint: str = ""
+    severity: str = "error"
+    length: int = 1
+
+    @property
+    def exit_code(self) -> int:
+        info = CODES.get(self.code)
+        return info.exit_code if info else EXIT_CONFIG
+
+    def render(self, source_text: str | None = None) -> str:
+        head = f"{self.severity}[{self.code}]: {self.message}"
+        lines = [head]
+        loc = self.location
+        if loc is not None:
+            lines.append(f"  --> {loc}")
+            text = source_text
+            if text is None:
+                try:
+                    text = Path(loc.file).read_text(encoding="utf-8")
+                except OSError:
+                    text = None
+            if text is not None:
+                src_lines = text.splitlines()
+                if 1 <= loc.line <= len(src_lines):
+                    gutter = len(str(loc.line))
+                    lines.append(f"{' ' * gutter} |")
+                    lines.append(f"{loc.line} | {src_lines[loc.line - 1]}")
+                    caret = " " * (loc.column - 1) + "^" * max(1, self.length)
+                    lines.append(f"{' ' * gutter} | {caret}")
+        hint = self.hint or (CODES[self.code].hint if self.code in CODES else "")
+        if hint:
+            lines.append(f"  = hint: {hint}")
+        return "\n".join(lines)
+
+
+@dataclass
+class DiagnosticError(Exception):
+    """Raised with one or more diagnostics; the CLI prints them and exits."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        super().__init__(self.diagnostics[0].message if self.diagnostics else "")
+
+    @property
+    def exit_code(self) -> int:
+        return max(d.exit_code for d in self.diagnostics) if self.diagnostics else EXIT_CONFIG
+
+
+def fail(code: str, message: str, location: Location | None = None, hint: str = "",
+         length: int = 1) -> DiagnosticError:
+    """Build (not raise) a single-diagnostic error: `raise fail(...)`."""
+    return DiagnosticError([Diagnostic(code, message, location, hint, length=length)])

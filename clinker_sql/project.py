@@ -1,0 +1,42 @@
+"""The façade the CLI and the tests share: load, compile, write, run."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from clinker_sql.codegen.artifacts import safe_name, write_target
+from clinker_sql.codegen.compiler import compile_pipeline
+from clinker_sql.codegen.plan import Compiled
+from clinker_sql.config.parse import load_pipeline
+from clinker_sql.runtime.executor import Executor
+from clinker_sql.runtime.runner import RunResult, run_compiled, write_run_results
+
+
+@dataclass
+class Project:
+    pipeline_file: Path
+    out_dir: Path = Path("target")
+
+    def compile(self) -> Compiled:
+        return compile_pipeline(load_pipeline(self.pipeline_file))
+
+    def write(self, compiled: Compiled | None = None) -> Path:
+        return write_target(compiled or self.compile(), self.out_dir)
+
+    def run(self, executor: Executor | None = None, progress=None,
+            base: Path | None = None) -> RunResult:
+        started = time.time()
+        compiled = self.compile()
+        target = self.write(compiled)
+        if executor is None:
+            from clinker_sql.runtime.local import LocalSparkExecutor
+
+            executor = LocalSparkExecutor()
+        result = run_compiled(compiled, executor, base or Path.cwd(), progress)
+        write_run_results(compiled, result, target, started)
+        return result
+
+    def target_dir(self, compiled: Compiled) -> Path:
+        return self.out_dir / safe_name(compiled.pipeline)

@@ -1,0 +1,82 @@
+"""Executor over an embedded local SparkSession (one per process)."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator
+from typing import Any
+
+from clinker_sql.runtime.executor import Executor, StatementFailed
+from clinker_sql.runtime.java import ensure_java
+
+log = logging.getLogger(__name__)
+
+DEFAULT_CONF = {
+    "spark.ui.enabled": "false",
+    "spark.sql.shuffle.partitions": "4",
+    "spark.sql.adaptive.enabled": "true",
+    "spark.driver.memory": "2g",
+    "spark.sql.ansi.enabled": "true",
+    "spark.sql.session.timeZone": "UTC",
+    "spark.sql.caseSensitive": "true",
+    "spark.sql.warehouse.dir": os.path.join(os.path.expanduser("~"), ".cache", "clinker-sql",
+                                            "warehouse"),
+}
+
+_session = None
+
+
+def get_session(conf: dict[str, str] | None = None):
+    """The process-wide SparkSession (tests share one; runs create it once)."""
+    global _session
+    if _session is not None:
+        return _session
+    ensure_java()
+    os.environ.setdefault("PYSPARK_PYTHON", "python3")
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.master(os.environ.get("CLINKER_SQL_MASTER", "local[2]"))
+    builder = builder.appName("clinker-sql")
+    settings = dict(DEFAULT_CONF)
+    settings["spark.driver.extraJavaOptions"] = "-Dderby.system.home=" + os.path.join(
+        os.path.expanduser("~"), ".cache", "clinker-sql")
+    settings.update(conf or {})
+    for key, value in settings.items():
+        builder = builder.config(key, value)
+    _session = builder.getOrCreate()
+    _session.sparkContext.setLogLevel("ERROR")
+    return _session
+
+
+class LocalSparkExecutor(Executor):
+    local_files = True
+
+    def __init__(self, conf: dict[str, str] | None = None):
+        self.spark = get_session(conf)
+
+    def execute(self, sql: str) -> None:
+        try:
+            self.spark.sql(sql).collect()
+        except Exception as exc:  # noqa: BLE001 - translated into a StatementFailed
+            raise _translate(exc) from None
+
+    def query(self, sql: str) -> Iterator[dict[str, Any]]:
+        try:
+            rows = self.spark.sql(sql).toLocalIterator()
+            for row in rows:
+                yield row.asDict()
+        except Exception as exc:  # noqa: BLE001
+            raise _translate(exc) from None
+
+
+def _translate(exc: Exception) -> StatementFailed:
+    error_class = None
+    getter = getattr(exc, "getCondition", None) or getattr(exc, "getErrorClass", None)
+    if getter is not None:
+        try:
+            error_class = getter()
+        except Exception:  # noqa: BLE001
+            error_class = None
+    message = str(exc).split("\n")[0]
+    return StatementFailed(message, error_class)

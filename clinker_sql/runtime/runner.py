@@ -1,0 +1,163 @@
+"""Run compiled statements on an executor, write outputs atomically, report."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from clinker_sql import __version__
+from clinker_sql.codegen.plan import Compiled, Statement
+from clinker_sql.diagnostics import EXIT_DLQ, EXIT_EVAL, EXIT_IO, EXIT_OK, Diagnostic, fail
+from clinker_sql.runtime import outputs
+from clinker_sql.runtime.executor import Executor, StatementFailed
+
+RUN_RESULTS_VERSION = "clinker-sql/run-results/v1"
+
+
+@dataclass
+class RunResult:
+    exit_code: int
+    counts: dict[str, int]
+    timings: list[dict[str, Any]] = field(default_factory=list)
+    per_source: dict[str, dict[str, int]] = field(default_factory=dict)
+    written: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def summary(self) -> str:
+        c = self.counts
+        return (f"Pipeline complete: {c['total']} total, {c['ok']} ok, {c['written']} written, "
+                f"{c['dlq']} dlq")
+
+
+def preflight(compiled: Compiled, base: Path) -> None:
+    """Cheap checks before Spark starts: every output folder exists and is writable."""
+    for stmt in compiled.statements:
+        if stmt.kind != "write":
+            continue
+        parent = (base / stmt.meta["path"]).parent
+        if not parent.is_dir():
+            raise fail("CS103", f"cannot write {stmt.meta['path']}: folder {parent} does not "
+                       "exist")
+        if not os.access(parent, os.W_OK):
+            raise fail("CS103", f"cannot write {stmt.meta['path']}: folder {parent} is not "
+                       "writable")
+
+
+def run_compiled(compiled: Compiled, executor: Executor, base: Path,
+                 progress=None) -> RunResult:
+    preflight(compiled, base)
+    timings: list[dict[str, Any]] = []
+    writes = [s for s in compiled.statements if s.kind == "write"]
+    stagings = [base / s.meta["staging"] for s in writes]
+    pending: list[outputs.PendingOutput] = []
+    try:
+        for stmt in compiled.statements:
+            if stmt.kind in ("setup", "view"):
+                _timed(executor, stmt, timings, progress)
+        if compiled.strategy == "fail_fast":
+            check = next(s for s in compiled.statements if s.kind == "check")
+            first = next(iter(executor.query(check.sql)), None)
+            if first is not None:
+                raise _fail_fast(first)
+        report = next(s for s in compiled.statements if s.kind == "report")
+        counts = next(iter(executor.query(report.sql)))
+        for stmt in writes:
+            if stmt.meta.get("dlq") and not counts.get("dlq"):
+                continue  # Clinker writes the DLQ file only when it has entries
+            _timed(executor, stmt, timings, progress)
+            pending.append(outputs.assemble(stmt.meta, base))
+        outputs.commit(pending)
+    except StatementFailed as exc:
+        outputs.discard(pending, stagings)
+        raise _engine_failure(exc, compiled) from None
+    except BaseException:
+        outputs.discard(pending, stagings)
+        raise
+    return _result(compiled, counts, timings)
+
+
+def _timed(executor: Executor, stmt: Statement, timings: list, progress) -> None:
+    if progress:
+        progress(stmt)
+    start = time.perf_counter()
+    try:
+        executor.execute(stmt.sql)
+    except StatementFailed as exc:
+        exc.statement = stmt  # type: ignore[attr-defined]
+        raise
+    timings.append({"node": stmt.node, "name": stmt.name, "kind": stmt.kind,
+                    "seconds": round(time.perf_counter() - start, 4)})
+
+
+def _result(compiled: Compiled, counts: dict[str, Any], timings: list) -> RunResult:
+    per_source = {s: {"total": int(counts.get(f"total:{s}") or 0),
+                      "dlq": int(counts.get(f"dlq:{s}") or 0)} for s in compiled.sources}
+    written = {s["name"]: int(counts.get(f"written:{s['name']}") or 0) for s in compiled.sinks}
+    total = sum(v["total"] for v in per_source.values())
+    dlq = int(counts.get("dlq") or 0)
+    summary = {"total": total, "ok": int(counts.get("ok") or 0),
+               "written": sum(written.values()), "dlq": dlq}
+    code = EXIT_DLQ if dlq and compiled.strategy == "continue" else EXIT_OK
+    return RunResult(code, summary, timings, per_source, written)
+
+
+def _fail_fast(first: dict[str, Any]) -> Exception:
+    stage = first.get("_cxl_dlq_stage") or ""
+    detail = first.get("_cxl_dlq_error_detail") or ""
+    if stage == "source":
+        return fail("E126", f"source type error under strategy: fail_fast: {detail}",
+                    hint="fix the value, or use `strategy: continue` with a dlq to route bad "
+                         "rows to the DLQ")
+    err = fail("CS002", f"{stage}: evaluation failed on {first.get('_cxl_dlq_source_name')} row "
+               f"{first.get('_cxl_dlq_source_row')}: {detail}",
+               hint="use `strategy: continue` with a dlq to route failing rows to the DLQ")
+    err.diagnostics[0] = Diagnostic("CS002", err.diagnostics[0].message, None,
+                                    err.diagnostics[0].hint)
+    assert err.exit_code == EXIT_EVAL
+    return err
+
+
+_ENGINE_CODES = {
+    "MALFORMED_CSV_RECORD": "CS101", "MALFORMED_RECORD_IN_PARSING": "CS101",
+    "FAILED_READ_FILE": "CS101", "PATH_NOT_FOUND": "CS102",
+}
+
+
+def _engine_failure(exc: StatementFailed, compiled: Compiled) -> Exception:
+    stmt: Statement | None = getattr(exc, "statement", None)
+    where = f" (node {stmt.node}, {stmt.name})" if stmt is not None and stmt.node else ""
+    cls = (exc.error_class or "").split(".")[0]
+    code = _ENGINE_CODES.get(cls)
+    if code is None and "Malformed" in exc.message:
+        code = "CS101"
+    if code is None and cls == "UNRESOLVED_COLUMN" and stmt is not None and \
+            stmt.name.endswith(".rows"):
+        return fail("CS102", f"a column declared in the schema is missing from the file"
+                    f"{where}: {exc.message}")
+    return fail(code or "CS020", f"{exc.message}{where}")
+
+
+def write_run_results(compiled: Compiled, result: RunResult, target: Path,
+                      started: float) -> Path:
+    target.mkdir(parents=True, exist_ok=True)
+    data = {
+        "run_results_version": RUN_RESULTS_VERSION,
+        "generator": f"clinker-sql {__version__}",
+        "pipeline": compiled.pipeline,
+        "exit_code": result.exit_code,
+        "elapsed_seconds": round(time.time() - started, 3),
+        "counts": result.counts,
+        "per_source": result.per_source,
+        "written": result.written,
+        "statements": result.timings,
+    }
+    path = target / "run_results.json"
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+__all__ = ["EXIT_IO", "RunResult", "run_compiled", "write_run_results"]
