@@ -9,9 +9,10 @@ import sqlglot
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
-from clinker_sql.codegen.dlq import compile_dlq, compile_report
+from clinker_sql.codegen.dlq import compile_commit
 from clinker_sql.codegen.plan import Compiled, Relation, Statement
-from clinker_sql.codegen.sink import compile_sink
+from clinker_sql.codegen.route import compile_merge, compile_route
+from clinker_sql.codegen.sink import SinkPlan, compile_sink
 from clinker_sql.codegen.source import compile_source
 from clinker_sql.codegen.transform import compile_transform
 from clinker_sql.config import model as m
@@ -37,6 +38,7 @@ def compile_pipeline(p: m.Pipeline) -> Compiled:
         compiled.add(Statement("setup", None, key, f"SET {key}={value}"))
     by_name = {n.name: n for n in p.nodes}
     sources: list[str] = []
+    sinks: list[SinkPlan] = []
     for node in order:
         compiled.nodes.append({"name": node.name, "kind": node.kind,
                                "inputs": [str(r) for r in node.inputs]})
@@ -46,14 +48,18 @@ def compile_pipeline(p: m.Pipeline) -> Compiled:
         elif isinstance(node, m.TransformNode):
             upstream = _input(ctx, node, node.input, by_name)
             ctx.relations[(node.name, None)] = compile_transform(ctx, node, upstream)
+        elif isinstance(node, m.RouteNode):
+            compile_route(ctx, node, _input(ctx, node, node.input, by_name))
+        elif isinstance(node, m.MergeNode):
+            inputs = [_input(ctx, node, ref, by_name) for ref in node.merge_inputs]
+            ctx.relations[(node.name, None)] = compile_merge(ctx, node, inputs)
         elif isinstance(node, m.SinkNode):
-            compile_sink(ctx, node, _input(ctx, node, node.input, by_name))
+            sinks.append(compile_sink(ctx, node, _input(ctx, node, node.input, by_name)))
         else:
             raise fail("CS001", f"{node.kind} nodes are not supported by clinker-sql yet",
                        node.loc)
     compiled.error_views = list(ctx.error_views)
-    compile_dlq(ctx)
-    compile_report(ctx, sources)
+    compile_commit(ctx, sinks, sources)
     compiled.sources = sources
     compiled.statements = [_format(s) for s in compiled.statements]
     return compiled

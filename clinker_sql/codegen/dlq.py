@@ -1,4 +1,5 @@
-"""The DLQ: union of every node's error view, its report counts and its file."""
+"""End of the pipeline: triggers, the correlation commit, the DLQ, the
+fail_fast check, every write, and the report query."""
 
 from __future__ import annotations
 
@@ -6,52 +7,78 @@ from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
+from clinker_sql.codegen.correlation import COLLATERAL, compile_correlation, lattice
 from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER
 from clinker_sql.codegen.plan import Statement
-from clinker_sql.codegen.sink import csv_line, staging_path
+from clinker_sql.codegen.sink import SinkPlan, compile_write, csv_line, staging_path
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.cxl import types as T
 
+TRIGGERS_VIEW = "$pipeline.triggers"
 DLQ_VIEW = "$pipeline.dlq"
 
 
-def payload_columns(ctx: Context) -> list[str]:
+def payload_columns(ctx: Context, sinks: list[SinkPlan], correlated: bool) -> list[str]:
     """Clinker: schema order when every entry has the same layout, else the sorted union."""
     layouts = {ev.payload for ev in ctx.error_views}
+    if correlated:
+        layouts |= {tuple(n for n, _ in p.relation.columns + p.relation.ck) for p in sinks}
+    if not layouts:
+        return []
     if len(layouts) == 1:
         return list(next(iter(layouts)))
     return sorted({c for layout in layouts for c in layout})
 
 
-def compile_dlq(ctx: Context) -> None:
-    payload = payload_columns(ctx)
+def _union(ctx: Context, view: str, sources: list[tuple[str, tuple[str, ...]]],
+           payload: list[str], header: str) -> None:
     parts = []
-    for ev in ctx.error_views:
+    for source_view, columns in sources:
         items = [(S.col(c), c) for c in DLQ_COLUMNS + (ORDER,)]
-        items += [(S.col(c) if c in ev.payload else S.cast(S.null(), "STRING"), c)
+        items += [(S.col(c) if c in columns else S.cast(S.null(), "STRING"), c)
                   for c in payload]
-        parts.append(Sql(f"{select_list(items)}\nFROM {ident(ev.view)}"))
+        parts.append(Sql(f"{select_list(items)}\nFROM {ident(source_view)}"))
     if not parts:
-        empty = [(S.cast(S.null(), "STRING"), c) for c in DLQ_COLUMNS + (ORDER,)]
+        empty = [(S.cast(S.null(), "STRING"), c) for c in DLQ_COLUMNS + (ORDER,) + tuple(payload)]
         parts.append(Sql(f"{select_list(empty)}\nWHERE FALSE"))
-    ctx.add(Statement("view", None, DLQ_VIEW, render("dlq.sql.j2", view=ident(DLQ_VIEW),
-                                                     parts=parts),
-                      header="the DLQ: every error view of the pipeline"))
-    eh = ctx.pipeline.error_handling
-    if eh.strategy == "fail_fast":
+    ctx.add(Statement("view", None, view, render("dlq.sql.j2", view=ident(view), parts=parts),
+                      header=header))
+
+
+def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str]) -> None:
+    keys = lattice(ctx)
+    correlated = bool(keys)
+    payload = payload_columns(ctx, sinks, correlated)
+    _union(ctx, TRIGGERS_VIEW, [(ev.view, ev.payload) for ev in ctx.error_views], payload,
+           "DLQ triggers: every node's error view")
+    commits = {p.node.name: p.relation.view for p in sinks}
+    dlq_parts = [(TRIGGERS_VIEW, tuple(payload))]
+    if correlated:
+        commits = compile_correlation(ctx, sinks, TRIGGERS_VIEW, payload)
+        dlq_parts.append((COLLATERAL, tuple(payload)))
+    _union(ctx, DLQ_VIEW, dlq_parts, payload, "the DLQ: triggers and collaterals")
+    if ctx.pipeline.error_handling.strategy == "fail_fast":
         ctx.add(Statement("check", None, "fail_fast", render("fail_fast_check.sql.j2",
-                                                             dlq=ident(DLQ_VIEW)),
+                                                             dlq=ident(TRIGGERS_VIEW)),
                           header="fail_fast: abort on the first failure before any write"))
-        return
-    if eh.dlq is None or not eh.dlq.path:
+    for plan in sinks:
+        compile_write(ctx, plan, commits[plan.node.name])
+    if ctx.pipeline.error_handling.strategy == "continue":
+        _dlq_write(ctx, payload)
+    compile_report(ctx, sources)
+
+
+def _dlq_write(ctx: Context, payload: list[str]) -> None:
+    dlq = ctx.pipeline.error_handling.dlq
+    if dlq is None or not dlq.path:
         return
     header = ["_cxl_dlq_id", "_cxl_dlq_timestamp", "_cxl_dlq_source_file",
               "_cxl_dlq_source_name", "_cxl_dlq_source_row", "_cxl_dlq_triggering_field",
               "_cxl_dlq_triggering_value"]
-    if eh.dlq.include_reason:
+    if dlq.include_reason:
         header += ["_cxl_dlq_error_category", "_cxl_dlq_error_detail"]
     header += ["_cxl_dlq_stage", "_cxl_dlq_route", "_cxl_dlq_trigger"]
-    if eh.dlq.include_source_row:
+    if dlq.include_source_row:
         header += payload
     computed: dict[str, tuple[exp.Expression, T.CxlType]] = {
         "_cxl_dlq_id": (S.fn("uuid"), T.STRING),
@@ -61,42 +88,37 @@ def compile_dlq(ctx: Context) -> None:
         "_cxl_dlq_trigger": (S.col("_cxl_dlq_trigger"), T.BOOL),
     }
     columns = [(name, *computed.get(name, (S.col(name), T.STRING))) for name in header]
-    line = csv_line(columns, ",")
-    body = render("write_text.sql.j2", line=sql(line), input=ident(DLQ_VIEW),
+    body = render("write_text.sql.j2", line=sql(csv_line(columns, ",")), input=ident(DLQ_VIEW),
                   order_by=Sql(f"{ident(ORDER)}, {ident('_cxl_dlq_source_row')}"))
-    ctx.add(Statement("write", None, "dlq", body, header=f"DLQ: write {eh.dlq.path}",
-                      meta={"path": eh.dlq.path, "staging": staging_path(eh.dlq.path),
+    ctx.add(Statement("write", None, "dlq", body, header=f"DLQ: write {dlq.path}",
+                      meta={"path": dlq.path, "staging": staging_path(dlq.path),
                             "format": "csv", "header": header, "include_header": True,
-                            "delimiter": ",", "json_format": "", "rows_view": DLQ_VIEW,
-                            "dlq": True}))
-    ctx.compiled.dlq = {"path": eh.dlq.path}
+                            "delimiter": ",", "json_format": "", "dlq": True}))
+    ctx.compiled.dlq = {"path": dlq.path}
 
 
 def compile_report(ctx: Context, sources: list[str]) -> None:
     """One query with every count the run summary needs."""
-    def count(view: str) -> exp.Expression:
-        return exp.Subquery(this=exp.select(exp.Count(this=exp.Star())).from_(
-            exp.Table(this=S.ident(view))))
+    def count(view: str, where: exp.Expression | None = None) -> exp.Expression:
+        q = exp.select(exp.Count(this=exp.Star())).from_(exp.Table(this=S.ident(view)))
+        return exp.Subquery(this=q.where(where) if where is not None else q)
 
     items: list[tuple[exp.Expression, str]] = []
     for src in sources:
         items.append((count(ctx.view(src, "rows")), f"total:{src}"))
+        items.append((count(DLQ_VIEW, S.eq(S.col("_cxl_dlq_source_name"), S.string(src))),
+                      f"dlq:{src}"))
     items.append((count(DLQ_VIEW), "dlq"))
+    union = None
     for sink in ctx.compiled.sinks:
         items.append((count(sink["rows_view"]), f"written:{sink['name']}"))
-    if ctx.compiled.sinks:
-        union = None
-        for sink in ctx.compiled.sinks:
-            q = exp.select(S.col("$source.name"), S.col("$source.row")).from_(
-                exp.Table(this=S.ident(sink["rows_view"])))
-            union = q if union is None else exp.union(union, q, distinct=True)
-        ok = exp.Subquery(this=exp.select(exp.Count(this=exp.Star())).from_(
-            exp.Subquery(this=union, alias=exp.TableAlias(this=S.ident("reached")))))
-        items.append((ok, "ok"))
-    for src in sources:
-        q = exp.select(exp.Count(this=exp.Star())).from_(exp.Table(this=S.ident(DLQ_VIEW))).where(
-            exp.EQ(this=S.col("_cxl_dlq_source_name"), expression=S.string(src)))
-        items.append((exp.Subquery(this=q), f"dlq:{src}"))
+        q = exp.select(S.col("$source.name"), S.col("$source.row")).from_(
+            exp.Table(this=S.ident(sink["rows_view"])))
+        union = q if union is None else exp.union(union, q, distinct=True)
+    if union is not None:
+        reached = exp.Subquery(this=union, alias=exp.TableAlias(this=S.ident("reached")))
+        items.append((exp.Subquery(this=exp.select(exp.Count(this=exp.Star())).from_(reached)),
+                      "ok"))
     ctx.add(Statement("report", None, "report", render("report.sql.j2",
                                                        select_list=select_list(items)),
                       header="run summary counts"))

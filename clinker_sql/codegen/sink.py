@@ -1,12 +1,15 @@
-"""Sink node -> the projected rows view and the write statement (spec §2.7)."""
+"""Sink node -> the view of the records it receives, and (after the commit
+layer has decided which of them are clean) the write statement (spec §2.7)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
-from clinker_sql.codegen.plan import SOURCE_NAME, SOURCE_ROW, Relation, Statement
+from clinker_sql.codegen.plan import Relation, Statement
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.config import model as m
 from clinker_sql.cxl.text import to_cell
@@ -14,8 +17,15 @@ from clinker_sql.cxl.types import CxlType
 from clinker_sql.diagnostics import fail
 
 
-def project(node: m.SinkNode, upstream: Relation) -> list[tuple[str, exp.Expression, CxlType]]:
-    """Output columns in order: (name, expression over the input, type)."""
+@dataclass(frozen=True)
+class SinkPlan:
+    node: m.SinkNode
+    relation: Relation  # the records the sink receives (view = `<sink>.rows`)
+    columns: tuple[tuple[str, str, CxlType], ...]  # (output name, input column, type)
+
+
+def project(node: m.SinkNode, upstream: Relation) -> list[tuple[str, str, CxlType]]:
+    """Output columns in order: (name, input column, type)."""
     cfg = node.config
     cols = list(upstream.columns)
     if cfg.include_correlation_keys:
@@ -25,21 +35,23 @@ def project(node: m.SinkNode, upstream: Relation) -> list[tuple[str, exp.Express
         cols = [(n, t) for n, t in cols if n in keep]
     excluded = set(cfg.exclude)
     cols = [(n, t) for n, t in cols if n not in excluded]
-    out = [(n, S.col(n), t) for n, t in cols]
+    out = [(n, n, t) for n, t in cols]
     if cfg.mapping is not None:
         available = dict(cols)
-        mapped: list[tuple[str, exp.Expression, CxlType]] = []
-        used: set[str] = set()
+        mapped: list[tuple[str, str, CxlType]] = []
         for out_name, src in cfg.mapping:
             if src not in available:
                 raise fail("E365", f"sink '{node.name}' maps '{src}', which the pipeline does "
                            "not carry at this point", cfg.path_loc)
-            mapped.append((out_name, S.col(src), available[src]))
-            used.add(src)
+            mapped.append((out_name, src, available[src]))
         if cfg.include_unmapped:
-            names = {o for o, _, _ in mapped}
-            mapped += [(n, e, t) for n, e, t in out if n not in used and n not in names]
+            used = {s for _, s, _ in mapped} | {o for o, _, _ in mapped}
+            mapped += [c for c in out if c[0] not in used]
         out = mapped
+    for name, _, t in out:
+        if cfg.format == "csv" and t.kind == "map":
+            raise fail("CS001", f"sink '{node.name}' cannot write the map column '{name}' as "
+                       "CSV", node.loc)
     return out
 
 
@@ -47,35 +59,36 @@ def staging_path(path: str) -> str:
     return f"{path}.clinker-staging"
 
 
-def compile_sink(ctx: Context, node: m.SinkNode, upstream: Relation) -> None:
-    cfg = node.config
-    columns = project(node, upstream)
+def compile_sink(ctx: Context, node: m.SinkNode, upstream: Relation) -> SinkPlan:
     rows_view = ctx.view(node.name, "rows")
-    items = [(e, n) for n, e, _ in columns]
-    hidden = ["$source.order", SOURCE_NAME, SOURCE_ROW]
-    names = {n for n, _, _ in columns}
-    items += [(S.col(h), h) for h in hidden if h not in names]
+    items = [(S.col(n), n) for n, _ in upstream.all_columns]
     ctx.add(Statement("view", node.name, rows_view, render(
         "sink_rows.sql.j2", view=ident(rows_view), input=ident(upstream.view),
-        select_list=select_list(items)), header=f"sink {node.name}: the rows it writes"))
-    order_by = Sql(", ".join(sql(e) for e in upstream.order_by()))
-    typed = [(n, S.col(n), t) for n, _, t in columns]
+        select_list=select_list(items)), header=f"sink {node.name}: the records it receives"))
+    relation = Relation(rows_view, upstream.columns, upstream.ck, upstream.emitted)
+    return SinkPlan(node, relation, tuple(project(node, upstream)))
+
+
+def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
+    cfg = plan.node.config
+    name = plan.node.name
+    order_by = Sql(", ".join(sql(e) for e in plan.relation.order_by()))
+    typed = [(out, S.col(src), t) for out, src, t in plan.columns]
     if cfg.format == "parquet":
-        body = render("write_parquet.sql.j2", input=ident(rows_view), order_by=order_by,
-                      select_list=select_list([(S.col(n), n) for n, _, _ in columns]))
+        body = render("write_parquet.sql.j2", input=ident(input_view), order_by=order_by,
+                      select_list=select_list([(e, n) for n, e, _ in typed]))
     else:
         line = csv_line(typed, cfg.delimiter) if cfg.format == "csv" else \
             json_line(typed, cfg.preserve_nulls)
-        body = render("write_text.sql.j2", line=sql(line), input=ident(rows_view),
+        body = render("write_text.sql.j2", line=sql(line), input=ident(input_view),
                       order_by=order_by)
-    ctx.add(Statement("write", node.name, node.name, body,
-                      header=f"sink {node.name}: write {cfg.format} to {cfg.path}",
+    ctx.add(Statement("write", name, name, body,
+                      header=f"sink {name}: write {cfg.format} to {cfg.path}",
                       meta={"path": cfg.path, "staging": staging_path(cfg.path),
-                            "format": cfg.format, "header": [n for n, _, _ in columns],
+                            "format": cfg.format, "header": [n for n, _, _ in plan.columns],
                             "include_header": cfg.include_header,
-                            "delimiter": cfg.delimiter, "json_format": cfg.json_format,
-                            "rows_view": rows_view}))
-    ctx.compiled.sinks.append({"name": node.name, "path": cfg.path, "rows_view": rows_view,
+                            "delimiter": cfg.delimiter, "json_format": cfg.json_format}))
+    ctx.compiled.sinks.append({"name": name, "path": cfg.path, "rows_view": input_view,
                                "format": cfg.format})
 
 

@@ -34,13 +34,16 @@ def get_session(conf: dict[str, str] | None = None):
         return _session
     ensure_java()
     os.environ.setdefault("PYSPARK_PYTHON", "python3")
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    log_conf = os.path.join(os.path.dirname(__file__), "log4j2.properties")
+    os.environ.setdefault(
+        "PYSPARK_SUBMIT_ARGS",
+        f"--driver-java-options -Dlog4j2.configurationFile=file:{log_conf} pyspark-shell")
     from pyspark.sql import SparkSession
 
     builder = SparkSession.builder.master(os.environ.get("CLINKER_SQL_MASTER", "local[2]"))
     builder = builder.appName("clinker-sql")
     settings = dict(DEFAULT_CONF)
-    settings["spark.driver.extraJavaOptions"] = "-Dderby.system.home=" + os.path.join(
-        os.path.expanduser("~"), ".cache", "clinker-sql")
     settings.update(conf or {})
     for key, value in settings.items():
         builder = builder.config(key, value)

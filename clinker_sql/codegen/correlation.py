@@ -1,0 +1,134 @@
+"""Correlation keys at commit (spec §4.1): dirty groups, per-source narrowing,
+group overflow, and the collateral DLQ entries they produce.
+
+Every record a sink receives is a member of the commit buffer. A trigger marks
+its (source, key) cell dirty; members of a dirty cell are not written and
+become `correlated` collaterals. Keys are compared as normalized text (null and
+'' count as null); a key whose every part is null is a group of one.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from clinker_sql.codegen import sql as S
+from clinker_sql.codegen.context import Context
+from clinker_sql.codegen.dlq_shape import dlq_select
+from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_NAME, SOURCE_ROW, Statement
+from clinker_sql.codegen.sink import SinkPlan
+from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
+from clinker_sql.cxl.text import to_cell
+
+DIRTY = "$pipeline.ck_dirty"
+MEMBERS = "$pipeline.ck_members"
+OVERFLOW = "$pipeline.ck_overflow"
+COLLATERAL = "$pipeline.ck_collateral"
+
+
+def lattice(ctx: Context) -> list[str]:
+    out: list[str] = []
+    for relation in ctx.relations.values():
+        for name, _ in relation.ck:
+            if name not in out:
+                out.append(name)
+    return out
+
+
+def _has_key(keys: list[str], table: str | None = None) -> exp.Expression:
+    return S.or_(*[S.not_null(S.col(k, table)) for k in keys])
+
+
+def _match(keys: list[str], left: str, right: str, with_source: bool) -> Sql:
+    conds = [S.null_safe_eq(S.col(k, left), S.col(k, right)) for k in keys]
+    if with_source:
+        conds.insert(0, S.eq(S.col(SOURCE_NAME, left), S.col(SOURCE_NAME, right)))
+    return Sql(sql(S.and_(*conds)))
+
+
+def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
+                        payload: list[str]) -> dict[str, str]:
+    """Adds the commit-layer views; returns sink name -> view of its clean records."""
+    keys = lattice(ctx)
+    key_items = Sql(",\n  ".join(
+        f"{sql(S.fn('nullif', S.col(k), S.string('')))} AS {ident(k)}" for k in keys))
+    ctx.add(Statement("view", None, DIRTY, render(
+        "ck_dirty_groups.sql.j2", view=ident(DIRTY), keys=key_items,
+        triggers=ident(triggers_view),
+        has_key=sql(S.or_(*[S.not_(S.fn("coalesce", S.col(k), S.string("")).eq(S.string("")))
+                            for k in keys]))),
+        header="correlation: (source, key) cells that hold a trigger"))
+
+    parts = []
+    for i, plan in enumerate(sinks):
+        rel = plan.relation
+        present = dict(rel.ck)
+        items: list[tuple[exp.Expression, str]] = [(S.bigint(i), "$sink")]
+        items += [(S.col(h), h) for h in (SOURCE_NAME, SOURCE_FILE, SOURCE_ROW, "$source.order")]
+        for k in keys:
+            value = S.fn("nullif", to_cell(S.col(k), present[k]), S.string("")) \
+                if k in present else S.cast(S.null(), "STRING")
+            items.append((value, k))
+        record = dict(rel.columns)
+        for c in payload:
+            if c in keys:
+                continue
+            items.append((to_cell(S.col(c), record[c]) if c in record
+                          else S.cast(S.null(), "STRING"), f"$payload.{c}"))
+        parts.append(Sql(f"{select_list(items)}\nFROM {ident(rel.view)}"))
+    ctx.add(Statement("view", None, MEMBERS, render("ck_members.sql.j2", view=ident(MEMBERS),
+                                                     parts=parts),
+                      header="correlation: every record that reached a sink"))
+
+    limit = ctx.pipeline.error_handling.max_group_buffer
+    ctx.add(Statement("view", None, OVERFLOW, render(
+        "ck_overflow_groups.sql.j2", view=ident(OVERFLOW),
+        keys=Sql(", ".join(ident(k) for k in keys)), key_names=Sql(", ".join(
+            ident(k) for k in keys)), members=ident(MEMBERS), has_key=sql(_has_key(keys)),
+        limit=sql(S.small_int(limit))),
+        header=f"correlation: groups over max_group_buffer ({limit})"))
+
+    commits: dict[str, str] = {}
+    for plan in sinks:
+        rel = plan.relation
+        present = dict(rel.ck)
+        view = ctx.view(plan.node.name, "commit")
+        row_keys = {k: (S.fn("nullif", to_cell(S.col(k, "rows"), present[k]), S.string(""))
+                        if k in present else S.cast(S.null(), "STRING")) for k in keys}
+        dirty_match = S.and_(S.eq(S.col(SOURCE_NAME, "dirty"), S.col(SOURCE_NAME, "rows")),
+                             *[S.null_safe_eq(S.col(k, "dirty"), v) for k, v in row_keys.items()])
+        overflow_match = S.and_(*[S.null_safe_eq(S.col(k, "overflow"), v)
+                                  for k, v in row_keys.items()])
+        ctx.add(Statement("view", plan.node.name, view, render(
+            "ck_commit.sql.j2", view=ident(view), rows=ident(rel.view), dirty=ident(DIRTY),
+            overflow=ident(OVERFLOW), dirty_match=sql(dirty_match),
+            overflow_match=sql(overflow_match)),
+            header=f"sink {plan.node.name}: records of clean correlation groups"))
+        commits[plan.node.name] = view
+
+    first = exp.Dot(this=S.col("$first"), expression=S.ident("r"))
+    is_first = S.and_(S.not_null(S.col("$first")),
+                      S.eq(exp.Dot(this=S.col("$first"), expression=S.ident("s")),
+                           S.col(SOURCE_NAME)),
+                      S.eq(first, S.col(SOURCE_ROW)))
+    overflow_trigger = S.and_(S.not_(S.col("$dirty")), is_first)
+    entry = dlq_select(
+        source_name=S.col(SOURCE_NAME), source_file=S.col(SOURCE_FILE),
+        source_row=S.col(SOURCE_ROW), order=S.col("$source.order"),
+        field=S.cast(S.null(), "STRING"), value=S.cast(S.null(), "STRING"),
+        category=S.case([(overflow_trigger, S.string("group_size_exceeded"))],
+                        S.string("correlated")),
+        detail=S.case([(overflow_trigger, S.string(
+            f"correlation group exceeds max_group_buffer ({limit})"))],
+            S.string("correlated with failure in group")),
+        stage=S.string("correlation_commit"), trigger=False,
+        payload={c: S.col(c if c in keys else f"$payload.{c}") for c in payload})
+    entry = [(S.case([(overflow_trigger, S.boolean(True))], S.boolean(False)), n)
+             if n == "_cxl_dlq_trigger" else (e, n) for e, n in entry]
+    ctx.add(Statement("view", None, COLLATERAL, render(
+        "ck_collateral.sql.j2", view=ident(COLLATERAL), members=ident(MEMBERS),
+        dirty=ident(DIRTY), overflow=ident(OVERFLOW), triggers=ident(triggers_view),
+        dirty_match=_match(keys, "dirty", "members", True),
+        overflow_match=_match(keys, "overflow", "members", False),
+        select_list=select_list(entry)),
+        header="correlation: collateral DLQ entries"))
+    return commits

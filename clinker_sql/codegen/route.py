@@ -1,0 +1,96 @@
+"""Route node -> an eval view and one view per branch (spec §2.4)."""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from clinker_sql.codegen import sql as S
+from clinker_sql.codegen.context import Context
+from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
+from clinker_sql.codegen.dlq_shape import dlq_select
+from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_NAME, SOURCE_ROW, ErrorView, Relation
+from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.templates import Sql, ident, render, select_list
+from clinker_sql.codegen.transform import ERR, error_struct
+from clinker_sql.config import model as m
+from clinker_sql.cxl.lower import guard_all
+from clinker_sql.cxl.program import FieldFault, LoweredProgram, lower_condition
+from clinker_sql.cxl.text import to_cell
+
+
+def when_column(branch: str) -> str:
+    return f"$when.{branch}"
+
+
+def compile_route(ctx: Context, node: m.RouteNode, upstream: Relation) -> None:
+    scope = scope_for(ctx, upstream, "route")
+    program = LoweredProgram()
+    taken: list[tuple[str, exp.Expression]] = []
+    none_before: exp.Expression | None = None
+    for branch, source in node.conditions:
+        v = compile_cxl(source, lambda s=source: lower_condition(s.text, scope))
+        # exclusive: a condition is evaluated only while no earlier one matched
+        guard = none_before if node.mode == "exclusive" else None
+        program.faults.extend(FieldFault(f, None) for f in guard_all(v.faults, guard))
+        hit = S.is_true(v.sql)
+        taken.append((branch, S.and_(guard, hit) if guard is not None else hit))
+        none_before = S.and_(none_before, S.not_(hit))
+    taken.append((node.default, none_before if none_before is not None else S.boolean(True)))
+
+    eval_view = ctx.view(node.name, "eval")
+    items = [(S.col(n), n) for n, _ in upstream.all_columns]
+    items += [(cond, when_column(b)) for b, cond in taken]
+    items.append((error_struct(program, node.name), ERR))
+    ctx.add(Statement("view", node.name, eval_view, render(
+        "route_eval.sql.j2", view=ident(eval_view), input=ident(upstream.view),
+        select_list=select_list(items)), header=f"route {node.name} ({node.mode}): conditions"))
+    for branch, _ in taken:
+        view = ctx.view(node.name, branch)
+        ctx.add(Statement("view", node.name, view, render(
+            "route_branch.sql.j2", view=ident(view), eval=ident(eval_view),
+            condition=Sql(ident(when_column(branch))),
+            select_list=select_list([(S.col(n), n) for n, _ in upstream.all_columns])),
+            header=f"route {node.name}: branch {branch}"))
+        ctx.relations[(node.name, branch)] = Relation(view, upstream.columns, upstream.ck,
+                                                      upstream.emitted)
+
+    err_view = ctx.view(node.name, "errors")
+    err = S.col(ERR)
+    entry = dlq_select(
+        source_name=S.col(SOURCE_NAME), source_file=S.col(SOURCE_FILE),
+        source_row=S.col(SOURCE_ROW), order=S.col("$source.order"),
+        field=S.cast(S.null(), "STRING"),
+        value=exp.Dot(this=err, expression=S.ident("value")),
+        category=exp.Dot(this=err, expression=S.ident("category")),
+        detail=exp.Dot(this=err, expression=S.ident("detail")),
+        stage=S.string("route_eval"), trigger=True,
+        payload={n: to_cell(S.col(n), t) for n, t in upstream.columns + upstream.ck})
+    ctx.add(Statement("view", node.name, err_view, render(
+        "node_errors.sql.j2", view=ident(err_view), input=ident(eval_view),
+        select_list=select_list(entry), condition=Sql(f"{ident(ERR)} IS NOT NULL")),
+        header=f"route {node.name}: rows whose condition failed to evaluate"))
+    ctx.error_views.append(ErrorView(err_view, node.name,
+                                     tuple(n for n, _ in upstream.columns + upstream.ck), 3,
+                                     "CS002"))
+
+
+def compile_merge(ctx: Context, node: m.MergeNode, inputs: list[Relation]) -> Relation:
+    from clinker_sql.diagnostics import fail
+
+    first = inputs[0]
+    names = [n for n, _ in first.all_columns]
+    parts = []
+    for ref, rel in zip(node.merge_inputs, inputs):
+        other = [n for n, _ in rel.all_columns]
+        if sorted(other) != sorted(names):
+            missing = sorted(set(names) ^ set(other))
+            raise fail("E314", f"merge '{node.name}': input '{ref}' has different columns than "
+                       f"the first input ({', '.join(missing)})", ref.loc)
+        parts.append(Sql(f"{select_list([(S.col(n), n) for n in names])}\n"
+                         f"FROM {ident(rel.view)}"))
+    view = ctx.view(node.name)
+    ctx.add(Statement("view", node.name, view, render("merge.sql.j2", view=ident(view),
+                                                      parts=parts),
+                      header=f"merge {node.name}: {', '.join(str(r) for r in node.merge_inputs)}"))
+    return Relation(view, first.columns, first.ck, first.emitted)
+
