@@ -38,15 +38,28 @@ def _has_key(keys: list[str], table: str | None = None) -> exp.Expression:
     return S.or_(*[S.not_null(S.col(k, table)) for k in keys])
 
 
-def _match(keys: list[str], left: str, right: str, with_source: bool) -> Sql:
+def _match(keys: list[str], left: str, right: str, with_source: bool,
+           merged: bool = False) -> Sql:
     conds = [S.null_safe_eq(S.col(k, left), S.col(k, right)) for k in keys]
     if with_source:
-        conds.insert(0, S.eq(S.col(SOURCE_NAME, left), S.col(SOURCE_NAME, right)))
+        conds.insert(0, _same_source(left, right, merged))
     return Sql(sql(S.and_(*conds)))
 
 
+def _same_source(dirty: str, rows: str, merged: bool) -> exp.Expression:
+    """Per-source narrowing; '<merged>' rows (combine output) are never spared."""
+    same = S.eq(S.col(SOURCE_NAME, dirty), S.col(SOURCE_NAME, rows))
+    if not merged:
+        return same
+    return S.or_(same, S.eq(S.col(SOURCE_NAME, rows), S.string("<merged>")))
+
+
+def _has_combine(ctx: Context) -> bool:
+    return any(n.kind == "combine" for n in ctx.pipeline.nodes)
+
+
 def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
-                        payload: list[str]) -> dict[str, str]:
+                        payload: list[str], sink_layouts: dict[str, int]) -> dict[str, str]:
     """Adds the commit-layer views; returns sink name -> view of its clean records."""
     keys = lattice(ctx)
     key_items = Sql(",\n  ".join(
@@ -62,7 +75,8 @@ def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
     for i, plan in enumerate(sinks):
         rel = plan.relation
         present = dict(rel.ck)
-        items: list[tuple[exp.Expression, str]] = [(S.bigint(i), "$sink")]
+        items: list[tuple[exp.Expression, str]] = [
+            (S.bigint(i), "$sink"), (S.bigint(sink_layouts[plan.node.name]), "$layout")]
         items += [(S.col(h), h) for h in (SOURCE_NAME, SOURCE_FILE, SOURCE_ROW, "$source.order")]
         for k in keys:
             value = S.fn("nullif", to_cell(S.col(k), present[k]), S.string("")) \
@@ -94,7 +108,7 @@ def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
         view = ctx.view(plan.node.name, "commit")
         row_keys = {k: (S.fn("nullif", to_cell(S.col(k, "rows"), present[k]), S.string(""))
                         if k in present else S.cast(S.null(), "STRING")) for k in keys}
-        dirty_match = S.and_(S.eq(S.col(SOURCE_NAME, "dirty"), S.col(SOURCE_NAME, "rows")),
+        dirty_match = S.and_(_same_source("dirty", "rows", _has_combine(ctx)),
                              *[S.null_safe_eq(S.col(k, "dirty"), v) for k, v in row_keys.items()])
         overflow_match = S.and_(*[S.null_safe_eq(S.col(k, "overflow"), v)
                                   for k, v in row_keys.items()])
@@ -121,13 +135,14 @@ def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
             f"correlation group exceeds max_group_buffer ({limit})"))],
             S.string("correlated with failure in group")),
         stage=S.string("correlation_commit"), trigger=False,
-        payload={c: S.col(c if c in keys else f"$payload.{c}") for c in payload})
+        payload={c: S.col(c if c in keys else f"$payload.{c}") for c in payload},
+        extra={"$layout": S.col("$layout")})
     entry = [(S.case([(overflow_trigger, S.boolean(True))], S.boolean(False)), n)
              if n == "_cxl_dlq_trigger" else (e, n) for e, n in entry]
     ctx.add(Statement("view", None, COLLATERAL, render(
         "ck_collateral.sql.j2", view=ident(COLLATERAL), members=ident(MEMBERS),
         dirty=ident(DIRTY), overflow=ident(OVERFLOW), triggers=ident(triggers_view),
-        dirty_match=_match(keys, "dirty", "members", True),
+        dirty_match=_match(keys, "dirty", "members", True, _has_combine(ctx)),
         overflow_match=_match(keys, "overflow", "members", False),
         select_list=select_list(entry)),
         header="correlation: collateral DLQ entries"))

@@ -16,30 +16,44 @@ from clinker_sql.cxl import types as T
 
 TRIGGERS_VIEW = "$pipeline.triggers"
 DLQ_VIEW = "$pipeline.dlq"
+LAYOUT = "$layout"
 
 
-def payload_columns(ctx: Context, sinks: list[SinkPlan], correlated: bool) -> list[str]:
-    """Clinker: schema order when every entry has the same layout, else the sorted union."""
-    layouts = {ev.payload for ev in ctx.error_views}
+def layouts(ctx: Context, sinks: list[SinkPlan], correlated: bool) -> list[tuple[str, ...]]:
+    """Distinct record layouts a DLQ entry can have, in first-seen order."""
+    out: list[tuple[str, ...]] = []
+    candidates = [ev.payload for ev in ctx.error_views]
     if correlated:
-        layouts |= {tuple(n for n, _ in p.relation.columns + p.relation.ck) for p in sinks}
-    if not layouts:
-        return []
-    if len(layouts) == 1:
-        return list(next(iter(layouts)))
-    return sorted({c for layout in layouts for c in layout})
+        candidates += [sink_layout(p) for p in sinks]
+    for layout in candidates:
+        if layout not in out:
+            out.append(layout)
+    return out
 
 
-def _union(ctx: Context, view: str, sources: list[tuple[str, tuple[str, ...]]],
+def sink_layout(plan: SinkPlan) -> tuple[str, ...]:
+    return tuple(n for n, _ in plan.relation.columns + plan.relation.ck)
+
+
+def union_columns(all_layouts: list[tuple[str, ...]]) -> list[str]:
+    """Clinker: schema order when every entry has the same layout, else the sorted union."""
+    if len(all_layouts) == 1:
+        return list(all_layouts[0])
+    return sorted({c for layout in all_layouts for c in layout})
+
+
+def _union(ctx: Context, view: str, sources: list[tuple[str, tuple[str, ...], int | None]],
            payload: list[str], header: str) -> None:
     parts = []
-    for source_view, columns in sources:
+    for source_view, columns, layout in sources:
         items = [(S.col(c), c) for c in DLQ_COLUMNS + (ORDER,)]
+        items.append((S.col(LAYOUT) if layout is None else S.bigint(layout), LAYOUT))
         items += [(S.col(c) if c in columns else S.cast(S.null(), "STRING"), c)
                   for c in payload]
         parts.append(Sql(f"{select_list(items)}\nFROM {ident(source_view)}"))
     if not parts:
-        empty = [(S.cast(S.null(), "STRING"), c) for c in DLQ_COLUMNS + (ORDER,) + tuple(payload)]
+        empty = [(S.cast(S.null(), "STRING"), c)
+                 for c in DLQ_COLUMNS + (ORDER, LAYOUT) + tuple(payload)]
         parts.append(Sql(f"{select_list(empty)}\nWHERE FALSE"))
     ctx.add(Statement("view", None, view, render("dlq.sql.j2", view=ident(view), parts=parts),
                       header=header))
@@ -48,14 +62,18 @@ def _union(ctx: Context, view: str, sources: list[tuple[str, tuple[str, ...]]],
 def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str]) -> None:
     keys = lattice(ctx)
     correlated = bool(keys)
-    payload = payload_columns(ctx, sinks, correlated)
-    _union(ctx, TRIGGERS_VIEW, [(ev.view, ev.payload) for ev in ctx.error_views], payload,
+    all_layouts = layouts(ctx, sinks, correlated)
+    payload = union_columns(all_layouts) if all_layouts else []
+    _union(ctx, TRIGGERS_VIEW, [(ev.view, ev.payload, all_layouts.index(ev.payload))
+                                for ev in ctx.error_views], payload,
            "DLQ triggers: every node's error view")
     commits = {p.node.name: p.relation.view for p in sinks}
-    dlq_parts = [(TRIGGERS_VIEW, tuple(payload))]
+    dlq_parts: list[tuple[str, tuple[str, ...], int | None]] = [
+        (TRIGGERS_VIEW, tuple(payload), None)]
     if correlated:
-        commits = compile_correlation(ctx, sinks, TRIGGERS_VIEW, payload)
-        dlq_parts.append((COLLATERAL, tuple(payload)))
+        sink_layouts = {p.node.name: all_layouts.index(sink_layout(p)) for p in sinks}
+        commits = compile_correlation(ctx, sinks, TRIGGERS_VIEW, payload, sink_layouts)
+        dlq_parts.append((COLLATERAL, tuple(payload), None))
     _union(ctx, DLQ_VIEW, dlq_parts, payload, "the DLQ: triggers and collaterals")
     if ctx.pipeline.error_handling.strategy == "fail_fast":
         ctx.add(Statement("check", None, "fail_fast", render("fail_fast_check.sql.j2",
@@ -64,11 +82,17 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str]) -> N
     for plan in sinks:
         compile_write(ctx, plan, commits[plan.node.name])
     if ctx.pipeline.error_handling.strategy == "continue":
-        _dlq_write(ctx, payload)
+        if len(all_layouts) > 1:
+            for i, layout in enumerate(all_layouts):
+                _dlq_write(ctx, list(layout), i)
+        _dlq_write(ctx, payload, "union" if len(all_layouts) > 1 else None)
     compile_report(ctx, sources)
 
 
-def _dlq_write(ctx: Context, payload: list[str]) -> None:
+def _dlq_write(ctx: Context, payload: list[str], layout: int | str | None) -> None:
+    """The DLQ file. With several possible record layouts there is one variant per
+    layout plus the sorted-union variant; the runner picks the one matching the
+    entries actually present (Clinker decides on the entries it writes)."""
     dlq = ctx.pipeline.error_handling.dlq
     if dlq is None or not dlq.path:
         return
@@ -90,10 +114,14 @@ def _dlq_write(ctx: Context, payload: list[str]) -> None:
     columns = [(name, *computed.get(name, (S.col(name), T.STRING))) for name in header]
     body = render("write_text.sql.j2", line=sql(csv_line(columns, ",")), input=ident(DLQ_VIEW),
                   order_by=Sql(f"{ident(ORDER)}, {ident('_cxl_dlq_source_row')}"))
-    ctx.add(Statement("write", None, "dlq", body, header=f"DLQ: write {dlq.path}",
+    name = "dlq" if layout is None else f"dlq.layout_{layout}"
+    which = ("one record layout" if layout is None else
+             "entries of mixed layouts" if layout == "union" else f"layout {layout} only")
+    ctx.add(Statement("write", None, name, body, header=f"DLQ: write {dlq.path} ({which})",
                       meta={"path": dlq.path, "staging": staging_path(dlq.path),
                             "format": "csv", "header": header, "include_header": True,
-                            "delimiter": ",", "json_format": "", "dlq": True}))
+                            "delimiter": ",", "json_format": "", "dlq": True,
+                            "dlq_layout": layout}))
     ctx.compiled.dlq = {"path": dlq.path}
 
 
@@ -109,6 +137,9 @@ def compile_report(ctx: Context, sources: list[str]) -> None:
         items.append((count(DLQ_VIEW, S.eq(S.col("_cxl_dlq_source_name"), S.string(src))),
                       f"dlq:{src}"))
     items.append((count(DLQ_VIEW), "dlq"))
+    layouts_q = exp.select(S.fn("sort_array", S.fn("collect_set", S.col(LAYOUT)))).from_(
+        exp.Table(this=S.ident(DLQ_VIEW)))
+    items.append((exp.Subquery(this=layouts_q), "dlq_layouts"))
     union = None
     for sink in ctx.compiled.sinks:
         items.append((count(sink["rows_view"]), f"written:{sink['name']}"))

@@ -423,8 +423,8 @@ class _Parser:
             result = self.expr()
             arms.append(a.MatchArm(pattern, result))
             self.accept("PUNCT", ",")  # arms are separated by ',' or a new line
-        self.nl_depth -= 1
         self.expect("PUNCT", "}")
+        self.nl_depth -= 1
         return a.Match(self.pos(tok), subject, tuple(arms))
 
     def array_expr(self) -> a.Expr:

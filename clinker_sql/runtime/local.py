@@ -16,6 +16,7 @@ DEFAULT_CONF = {
     "spark.ui.enabled": "false",
     "spark.sql.shuffle.partitions": "4",
     "spark.sql.adaptive.enabled": "true",
+    "spark.ui.showConsoleProgress": "false",
     "spark.driver.memory": "2g",
     "spark.sql.ansi.enabled": "true",
     "spark.sql.session.timeZone": "UTC",

@@ -58,16 +58,22 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
         for stmt in compiled.statements:
             if stmt.kind in ("setup", "view"):
                 _timed(executor, stmt, timings, progress)
+        for stmt in compiled.statements:  # coded checks, e.g. combine on_miss: error (E319)
+            if stmt.kind == "check" and stmt.meta.get("code"):
+                hit = next(iter(executor.query(stmt.sql)), None)
+                if hit is not None:
+                    raise fail(stmt.meta["code"], str(hit["detail"]))
         if compiled.strategy == "fail_fast":
-            check = next(s for s in compiled.statements if s.kind == "check")
+            check = next(s for s in compiled.statements
+                         if s.kind == "check" and not s.meta.get("code"))
             first = next(iter(executor.query(check.sql)), None)
             if first is not None:
                 raise _fail_fast(first)
         report = next(s for s in compiled.statements if s.kind == "report")
         counts = next(iter(executor.query(report.sql)))
         for stmt in writes:
-            if stmt.meta.get("dlq") and not counts.get("dlq"):
-                continue  # Clinker writes the DLQ file only when it has entries
+            if stmt.meta.get("dlq") and not _dlq_variant(stmt, counts):
+                continue
             _timed(executor, stmt, timings, progress)
             pending.append(outputs.assemble(stmt.meta, base))
         outputs.commit(pending)
@@ -78,6 +84,20 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
         outputs.discard(pending, stagings)
         raise
     return _result(compiled, counts, timings)
+
+
+def _dlq_variant(stmt: Statement, counts: dict[str, Any]) -> bool:
+    """Whether this DLQ write is the one to run: the file is written only when it has
+    entries, in schema order if they share one layout, else as the sorted union."""
+    if not counts.get("dlq"):
+        return False
+    layout = stmt.meta.get("dlq_layout")
+    present = list(counts.get("dlq_layouts") or [])
+    if layout is None:
+        return True
+    if layout == "union":
+        return len(present) > 1
+    return present == [layout]
 
 
 def _timed(executor: Executor, stmt: Statement, timings: list, progress) -> None:

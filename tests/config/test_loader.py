@@ -1,0 +1,147 @@
+"""Bad pipeline files: each is a coded diagnostic with a location, never a traceback."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from clinker_sql.codegen.compiler import compile_pipeline
+from clinker_sql.config.parse import parse_pipeline
+from clinker_sql.diagnostics import DiagnosticError
+
+GOOD = """\
+pipeline:
+  name: p
+nodes:
+  - type: source
+    name: src
+    config:
+      name: src
+      type: csv
+      path: ./in.csv
+      schema:
+        - { name: id, type: string }
+        - { name: n, type: int }
+  - type: transform
+    name: t
+    input: src
+    config:
+      cxl: |
+        emit id = id
+        emit doubled = n * 2
+  - type: sink
+    name: out
+    input: t
+    config:
+      name: out
+      type: csv
+      path: ./out.csv
+"""
+
+
+def diagnose(text: str):
+    with pytest.raises(DiagnosticError) as info:
+        compile_pipeline(parse_pipeline(textwrap.dedent(text), "p.yaml"))
+    return info.value.diagnostics[0]
+
+
+def test_good_pipeline_compiles():
+    compiled = compile_pipeline(parse_pipeline(GOOD, "p.yaml"))
+    assert any(s.kind == "write" for s in compiled.statements)
+
+
+def test_malformed_yaml():
+    d = diagnose("pipeline: [unclosed\n")
+    assert d.code == "E000" and d.location.line >= 1
+
+
+def test_unknown_field_points_at_the_key():
+    d = diagnose(GOOD.replace("      path: ./out.csv", "      path: ./out.csv\n      colour: red"))
+    assert d.code == "E000" and "colour" in d.message
+    assert (d.location.line, d.location.column) == (27, 7)
+
+
+def test_unknown_field_inside_source_config_is_rejected():
+    d = diagnose(GOOD.replace("      path: ./in.csv", "      path: ./in.csv\n"
+                              "      include_correlation_key: true"))
+    assert d.code == "E000" and "include_correlation_key" in d.message
+
+
+def test_wrong_type_for_a_field():
+    d = diagnose(GOOD.replace("name: out\n    input: t", "name: out\n    input: [t]"))
+    assert d.code == "E000" and d.location.line == 22
+
+
+def test_missing_input_reference():
+    d = diagnose(GOOD.replace("input: t", "input: nope"))
+    assert d.code == "E004" and "nope" in d.message and d.location.line == 22
+
+
+def test_cycle():
+    text = GOOD.replace("input: src", "input: t2") + (
+        "  - type: transform\n"
+        "    name: t2\n"
+        "    input: t\n"
+        "    config:\n"
+        "      cxl: emit id = id\n")
+    d = diagnose(text)
+    assert d.code == "E003" and "t2" in d.message
+
+
+def test_duplicate_and_dotted_names():
+    assert diagnose(GOOD.replace("name: t\n", "name: src\n")).code == "E001"
+    assert diagnose(GOOD.replace("name: t\n", "name: t.x\n")).code == "E010"
+
+
+def test_correlation_key_not_in_schema():
+    d = diagnose(GOOD.replace("      path: ./in.csv", "      path: ./in.csv\n"
+                              "      correlation_key: missing"))
+    assert d.code == "E153" and "missing" in d.message
+
+
+def test_cxl_errors_point_into_the_yaml():
+    d = diagnose(GOOD.replace("emit doubled = n * 2", "emit doubled = nn * 2"))
+    assert d.code == "E203" and "nn" in d.message
+    assert (d.location.line, d.location.column) == (19, 24)
+
+
+def test_cxl_parse_error():
+    d = diagnose(GOOD.replace("emit doubled = n * 2", "emit doubled = (n * 2"))
+    assert d.code == "E202"
+
+
+def test_type_error():
+    d = diagnose(GOOD.replace("emit doubled = n * 2", "emit doubled = n * 'x'"))
+    assert d.code == "E200"
+
+
+def test_name_used_before_let():
+    d = diagnose(GOOD.replace("emit doubled = n * 2", "emit doubled = k\n        let k = 1"))
+    assert d.code == "E203"
+
+
+def test_output_is_the_older_spelling_of_sink():
+    compiled = compile_pipeline(parse_pipeline(GOOD.replace("type: sink", "type: output"),
+                                               "p.yaml"))
+    assert [w.code for w in compiled.warnings] == ["W001"]
+
+
+def test_best_effort_is_rejected_with_a_hint():
+    d = diagnose(GOOD + "error_handling:\n  strategy: best_effort\n")
+    assert d.code == "E000" and "continue" in d.hint
+
+
+def test_continue_needs_a_dlq():
+    assert diagnose(GOOD + "error_handling:\n  strategy: continue\n").code == "CS003"
+
+
+def test_unsupported_nodes_are_refused_not_mistranslated():
+    d = diagnose(GOOD.replace("type: transform", "type: reshape"))
+    assert d.code == "CS001"
+
+
+def test_rendered_diagnostic_shows_the_line():
+    d = diagnose(GOOD.replace("input: t", "input: nope"))
+    text = d.render(textwrap.dedent(GOOD.replace("input: t", "input: nope")))
+    assert "error[E004]" in text and "input: nope" in text and "^" in text
