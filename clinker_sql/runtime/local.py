@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -74,7 +75,12 @@ class LocalSparkExecutor(Executor):
             raise _translate(exc) from None
 
 
+_CLASS = re.compile(r"\[([A-Z][A-Z0-9_]+(?:\.[A-Z0-9_]+)*)\]")
+
+
 def _translate(exc: Exception) -> StatementFailed:
+    """Spark's error class and a one-line message, whatever wrapper the error came in."""
+    text = str(exc)
     error_class = None
     getter = getattr(exc, "getCondition", None) or getattr(exc, "getErrorClass", None)
     if getter is not None:
@@ -82,5 +88,19 @@ def _translate(exc: Exception) -> StatementFailed:
             error_class = getter()
         except Exception:  # noqa: BLE001
             error_class = None
-    message = str(exc).split("\n")[0]
-    return StatementFailed(message, error_class)
+    matches = _CLASS.findall(text)
+    # the root cause is the most specific class (e.g. MALFORMED_CSV_RECORD under FAILED_READ_FILE)
+    for candidate in reversed(matches):
+        if candidate.split(".")[0] in _SPECIFIC:
+            error_class = candidate
+            break
+    else:
+        error_class = error_class or (matches[0] if matches else None)
+    line = next((ln.strip() for ln in text.splitlines() if error_class and error_class in ln),
+                text.splitlines()[0] if text else type(exc).__name__)
+    line = re.sub(r"^.*?Exception: ", "", line)
+    return StatementFailed(line, error_class)
+
+
+_SPECIFIC = {"MALFORMED_CSV_RECORD", "MALFORMED_RECORD_IN_PARSING", "PATH_NOT_FOUND",
+             "UNRESOLVED_COLUMN", "CANNOT_PARSE_JSON_FIELD", "FAILED_READ_FILE"}

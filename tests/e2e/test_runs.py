@@ -1,0 +1,145 @@
+"""End-to-end runs on Spark: sources, transforms, sinks, error handling, atomic writes."""
+
+from __future__ import annotations
+
+import os
+
+from .pipelines import run, run_fails
+
+ONE_TRANSFORM = """
+pipeline:
+  name: t
+error_handling:
+  strategy: {strategy}
+  dlq:
+    path: {dir}/out/dlq.csv
+nodes:
+  - type: source
+    name: src
+    config:
+      name: src
+      type: csv
+      path: {dir}/in.csv
+      schema:
+        - {{ name: id, type: string }}
+        - {{ name: qty, type: int }}
+        - {{ name: price, type: string }}
+  - type: transform
+    name: calc
+    input: src
+    config:
+      cxl: |
+        emit total = qty * price.to_int()
+  - type: sink
+    name: out
+    input: calc
+    config:
+      name: out
+      type: csv
+      path: {dir}/out/out.csv
+"""
+
+
+def pipeline(strategy: str = "continue") -> str:
+    return ONE_TRANSFORM.replace("{strategy}", strategy).replace("{{", "{").replace("}}", "}")
+
+
+def test_pass_through_and_source_order(executor, tmp_path):
+    r = run(executor, tmp_path, pipeline(), {"in.csv": """
+        id,qty,price
+        c,3,10
+        a,1,5
+        b,2,7
+    """})
+    assert r.result.exit_code == 0
+    assert r.rows("out.csv") == [
+        {"id": "c", "qty": "3", "price": "10", "total": "30"},
+        {"id": "a", "qty": "1", "price": "5", "total": "5"},
+        {"id": "b", "qty": "2", "price": "7", "total": "14"}]
+    assert not (tmp_path / "out" / "dlq.csv").exists()
+
+
+def test_type_error_and_eval_error_under_continue(executor, tmp_path):
+    r = run(executor, tmp_path, pipeline(), {"in.csv": """
+        id,qty,price
+        a,x,5
+        b,2,seven
+        c,4,1
+    """})
+    assert r.result.exit_code == 2
+    assert r.result.counts == {"total": 3, "ok": 1, "written": 1, "dlq": 2}
+    assert r.column("out.csv", "id") == ["c"]
+    dlq = {row["_cxl_dlq_source_row"]: row for row in r.rows("dlq.csv")}
+    assert dlq["1"]["_cxl_dlq_stage"] == "source"
+    assert dlq["1"]["_cxl_dlq_triggering_field"] == "qty"
+    assert dlq["1"]["_cxl_dlq_triggering_value"] == "x"
+    assert dlq["1"]["qty"] == "x"  # the original text, never a silent null
+    assert dlq["2"]["_cxl_dlq_stage"] == "transform:calc"
+    assert dlq["2"]["_cxl_dlq_triggering_field"] == "total"
+    assert dlq["2"]["_cxl_dlq_triggering_value"] == "seven"
+    assert {d["_cxl_dlq_error_category"] for d in dlq.values()} == {"type_coercion_failure"}
+
+
+def test_fail_fast_writes_nothing(executor, tmp_path):
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "out.csv").write_text("previous\n")
+    err = run_fails(executor, tmp_path, pipeline("fail_fast"), {"in.csv": """
+        id,qty,price
+        a,1,5
+        b,2,seven
+    """})
+    assert err.diagnostics[0].code == "CS002" and err.exit_code == 3
+    assert (tmp_path / "out" / "out.csv").read_text() == "previous\n"
+    assert not (tmp_path / "out" / "dlq.csv").exists()
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["out.csv"]
+
+
+def test_fail_fast_source_type_error_is_e126_exit_4(executor, tmp_path):
+    err = run_fails(executor, tmp_path, pipeline("fail_fast"), {"in.csv": """
+        id,qty,price
+        a,1,5
+        b,many,7
+    """})
+    assert err.diagnostics[0].code == "E126" and err.exit_code == 4
+    assert "row=2" in err.diagnostics[0].message and "qty" in err.diagnostics[0].message
+
+
+def test_csv_row_with_too_many_fields(executor, tmp_path):
+    err = run_fails(executor, tmp_path, pipeline(), {"in.csv": """
+        id,qty,price
+        a,1,5
+        b,2,7,extra
+    """})
+    assert err.diagnostics[0].code == "CS101" and err.exit_code == 4
+    assert os.listdir(tmp_path / "out") == []
+
+
+def test_unwritable_output_path(executor, tmp_path):
+    text = pipeline().replace("{dir}/out/out.csv", "{dir}/missing/out.csv")
+    err = run_fails(executor, tmp_path, text, {"in.csv": "id,qty,price\na,1,5\n"})
+    assert err.diagnostics[0].code == "CS103" and err.exit_code == 4
+    assert os.listdir(tmp_path / "out") == []
+
+
+def test_missing_source_file(executor, tmp_path):
+    text = pipeline().replace("{dir}/in.csv", "{dir}/nope.csv")
+    err = run_fails(executor, tmp_path, text, {})
+    assert err.diagnostics[0].code == "CS102"
+
+
+def test_quoting_and_unicode_round_trip(executor, tmp_path):
+    r = run(executor, tmp_path, pipeline(), {"in.csv": '''
+        id,qty,price
+        "a, ""quoted"" id",1,2
+        "multi
+        line",2,3
+        héllo ✓,3,4
+    '''})
+    assert r.column("out.csv", "id") == ['a, "quoted" id', "multi\nline", "héllo ✓"]
+    assert r.column("out.csv", "total") == ["2", "6", "12"]
+
+
+def test_empty_cells(executor, tmp_path):
+    text = pipeline().replace("{ name: qty, type: int }", "{ name: qty, type: { nullable: int } }")
+    r = run(executor, tmp_path, text, {"in.csv": "id,qty,price\n,,5\n"})
+    assert r.rows("out.csv") == [{"id": "", "qty": "", "price": "5", "total": ""}]
