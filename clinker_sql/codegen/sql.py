@@ -122,6 +122,8 @@ def _is_true(e: exp.Expression) -> bool:
 
 
 def _paren(e: exp.Expression) -> exp.Expression:
+    if isinstance(e, exp.Connector):  # AND/OR subclass exp.Func in sqlglot: always wrap
+        return exp.Paren(this=e)
     if isinstance(e, (exp.Column, exp.Literal, exp.Boolean, exp.Null, exp.Anonymous, exp.Func,
                       exp.Paren, exp.Cast, exp.TryCast, exp.Identifier, exp.Case)):
         return e

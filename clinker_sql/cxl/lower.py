@@ -13,11 +13,13 @@ from __future__ import annotations
 import datetime as _dt
 import difflib
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.cxl import ast as a
+from clinker_sql.cxl import sqlx as X
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.errors import CxlError
 from clinker_sql.cxl.types import CxlType
@@ -30,10 +32,16 @@ class Fault:
     value: exp.Expression | None = None
     category: str = "type_coercion_failure"
 
+    def __post_init__(self) -> None:
+        # Callers combine conditions with codegen.sql, which does not
+        # parenthesize AND/OR operands: keep a top-level AND/OR grouped.
+        if isinstance(self.cond, exp.Connector):
+            object.__setattr__(self, "cond", exp.Paren(this=self.cond))
+
     def guarded(self, guard: exp.Expression | None) -> Fault:
         if guard is None:
             return self
-        return replace(self, cond=S.and_(guard, self.cond))
+        return replace(self, cond=X.and_(guard, self.cond))
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,10 @@ class Val:
     sql: exp.Expression
     type: CxlType
     faults: tuple[Fault, ...] = ()
+
+    def __post_init__(self) -> None:
+        if isinstance(self.sql, exp.Connector):
+            object.__setattr__(self, "sql", exp.Paren(this=self.sql))
 
 
 def guard_all(faults: tuple[Fault, ...], guard: exp.Expression | None) -> tuple[Fault, ...]:
@@ -56,9 +68,12 @@ class Scope:
     system: dict[tuple[str, ...], tuple[exp.Expression, CxlType]] = field(default_factory=dict)
     context: str = "transform"  # transform | route | aggregate | combine
     qualifiers: dict[str, dict[str, tuple[exp.Expression, CxlType]]] = field(default_factory=dict)
+    aggregates: Any = None  # cxl.aggregates.AggregateCollector inside an aggregate node's emits
+    window: Any = None  # cxl.windows.WindowContext on a transform with an analytic_window
 
     def child(self) -> Scope:
-        return Scope(self.columns, dict(self.lets), self.system, self.context, self.qualifiers)
+        return Scope(self.columns, dict(self.lets), self.system, self.context, self.qualifiers,
+                     self.aggregates, self.window)
 
 
 def error(code: str, message: str, node: a.Expr | a.Stmt, hint: str = "") -> CxlError:
@@ -66,8 +81,20 @@ def error(code: str, message: str, node: a.Expr | a.Stmt, hint: str = "") -> Cxl
 
 
 class Lowerer:
-    def __init__(self, scope: Scope):
+    def __init__(self, scope: Scope, parent: Lowerer | None = None):
         self.scope = scope
+        # Lambda variable names are unique across one lowering (closures nest).
+        self._counter: list[int] = parent._counter if parent is not None else [0]
+
+    def fresh(self, prefix: str) -> str:
+        self._counter[0] += 1
+        return f"_cxl_{prefix}{self._counter[0]}"
+
+    def nested(self, bindings: dict[str, Val]) -> Lowerer:
+        """A lowerer for a closure or comprehension body with extra names bound."""
+        scope = self.scope.child()
+        scope.lets.update(bindings)
+        return Lowerer(scope, self)
 
     # ---- entry -----------------------------------------------------------------------------
     def lower(self, e: a.Expr) -> Val:
@@ -93,7 +120,9 @@ class Lowerer:
         return Val(S.null(), T.NULL)
 
     def visit_Now(self, e: a.Now) -> Val:
-        return Val(S.fn("localtimestamp"), T.DATETIME)
+        # localtimestamp() (session tz UTC); sqlglot prints it without parentheses,
+        # which Spark reads as a column, so spell it as a cast.
+        return Val(S.cast(S.fn("current_timestamp"), "TIMESTAMP_NTZ"), T.DATETIME)
 
     def visit_Name(self, e: a.Name) -> Val:
         if e.name in self.scope.lets:
@@ -102,6 +131,9 @@ class Lowerer:
         if e.name in self.scope.columns:
             sql, t = self.scope.columns[e.name]
             return Val(sql, t)
+        if e.name == "it":
+            raise CxlError("E203", "'it' is only valid inside a closure such as "
+                           "`xs.filter(it => ...)`", e.pos.line, e.pos.col, length=2)
         known = list(self.scope.lets) + list(self.scope.columns)
         near = difflib.get_close_matches(e.name, known, n=1)
         raise CxlError("E203", f"unresolved name '{e.name}'", e.pos.line, e.pos.col,
@@ -140,15 +172,15 @@ class Lowerer:
         if e.op == "not":
             if v.type.kind not in ("bool", "any", "null"):
                 raise error("E200", f"`not` needs a bool operand, found {v.type}", e)
-            return Val(S.not_(v.sql), T.BOOL, v.faults)
+            return Val(X.not_(v.sql), T.BOOL, v.faults)
         if v.type.kind == "int":
-            overflow = S.eq(v.sql, S.bigint(S.INT64_MIN))
-            value = S.case([(overflow, S.null())], exp.Neg(this=S.paren(v.sql)))
+            overflow = X.eq(v.sql, S.bigint(S.INT64_MIN))
+            value = S.case([(overflow, S.null())], exp.Neg(this=X.paren(v.sql)))
             fault = Fault(S.is_true(overflow),
                           S.string("integer overflow in negation operation"))
             return Val(value, T.INT, v.faults + (fault,))
         if v.type.kind in ("float", "decimal"):
-            return Val(exp.Neg(this=S.paren(v.sql)), v.type, v.faults)
+            return Val(exp.Neg(this=X.paren(v.sql)), v.type, v.faults)
         if v.type.kind in ("null", "any"):
             return Val(S.null(), v.type, v.faults)
         raise error("E200", f"unary `-` needs a number, found {v.type}", e)
@@ -165,7 +197,7 @@ class Lowerer:
             if t is None:
                 raise error("E200", f"`??` operands have incompatible types {left.type} and "
                             f"{right.type}", e)
-            faults = left.faults + guard_all(right.faults, S.is_null(left.sql))
+            faults = left.faults + guard_all(right.faults, X.is_null(left.sql))
             return Val(S.fn("coalesce", coerce(left, t).sql, coerce(right, t).sql), t, faults)
         left, right = self.lower(e.left), self.lower(e.right)
         if e.op in ("==", "!="):
@@ -187,7 +219,7 @@ class Lowerer:
                         f"{other.type}", e)
         taken = S.is_true(cond.sql)
         faults = (cond.faults + guard_all(then.faults, taken)
-                  + guard_all(other.faults, S.not_(taken)))
+                  + guard_all(other.faults, X.not_(taken)))
         value = S.case([(taken, coerce(then, t).sql)], coerce(other, t).sql)
         return Val(value, t, faults)
 
@@ -207,16 +239,16 @@ class Lowerer:
             pat = self.lower(arm.pattern)
             faults.extend(guard_all(pat.faults, no_earlier))
             if subject is not None:
-                cond = S.null_safe_eq(subject.sql, pat.sql)
+                cond = X.null_safe_eq(subject.sql, pat.sql)
             else:
                 if pat.type.kind not in ("bool", "any", "null"):
                     raise error("E200", f"a match condition must be bool, found {pat.type}",
                                 arm.pattern)
                 cond = S.is_true(pat.sql)
             result = self.lower(arm.result)
-            faults.extend(guard_all(result.faults, S.and_(no_earlier, cond)))
+            faults.extend(guard_all(result.faults, X.and_(no_earlier, cond)))
             whens.append((cond, result))
-            no_earlier = S.and_(no_earlier, S.not_(cond))
+            no_earlier = X.and_(no_earlier, X.not_(cond))
         assert default is not None
         t = default.type
         for _, r in whens:
@@ -232,14 +264,54 @@ class Lowerer:
         from clinker_sql.cxl import builtins
 
         if isinstance(e.receiver, a.SysVar) and e.receiver.namespace == "window":
-            raise error("CS001", f"$window.{e.method}() is not supported yet", e)
+            if self.scope.window is None:
+                raise error("E200", f"$window.{e.method}() needs an analytic_window on the "
+                            "transform", e)
+            return self.scope.window.call(self, e, None)
         return builtins.lower_method(self, e)
 
+    def visit_Field(self, e: a.Field) -> Val:
+        from clinker_sql.cxl import containers
+
+        target = e.target
+        if isinstance(target, a.MethodCall) and isinstance(target.receiver, a.SysVar) and \
+                target.receiver.namespace == "window":
+            if self.scope.window is None:
+                raise error("E200", f"$window.{target.method}() needs an analytic_window on "
+                            "the transform", e)
+            return self.scope.window.call(self, target, e.name)
+
+        return containers.field(self, e)
+
+    def visit_Index(self, e: a.Index) -> Val:
+        from clinker_sql.cxl import containers
+
+        return containers.index(self, e)
+
+    def visit_ArrayLit(self, e: a.ArrayLit) -> Val:
+        from clinker_sql.cxl import containers
+
+        return containers.array_literal(self, e)
+
+    def visit_MapLit(self, e: a.MapLit) -> Val:
+        from clinker_sql.cxl import containers
+
+        return containers.map_literal(self, e)
+
+    def visit_Comprehension(self, e: a.Comprehension) -> Val:
+        from clinker_sql.cxl import containers
+
+        return containers.comprehension(self, e)
+
+    def visit_Lambda(self, e: a.Lambda) -> Val:
+        raise error("E200", "a closure `it => ...` is only allowed as the argument of filter, "
+                    "map, find, any or flat_map", e)
+
     def visit_Call(self, e: a.Call) -> Val:
-        if self.scope.context != "aggregate":
+        if self.scope.aggregates is None:
             raise error("E200", f"aggregate function {e.name}() is only valid in an aggregate "
-                        "node", e)
-        raise error("CS001", f"aggregate function {e.name}() is not supported yet", e)
+                        "node's emits", e)
+        return self.scope.aggregates.call(e)
 
 
 def coerce(v: Val, t: CxlType) -> Val:
@@ -249,6 +321,8 @@ def coerce(v: Val, t: CxlType) -> Val:
     if v.type.kind == "null":
         return Val(S.cast(S.null(), T.spark_type_sql(t)), t, v.faults)
     if v.type.kind == "int" and t.kind in ("float", "decimal"):
+        return Val(S.cast(v.sql, T.spark_type_sql(t)), t, v.faults)
+    if v.type.kind == t.kind and t.kind in ("array", "map"):
         return Val(S.cast(v.sql, T.spark_type_sql(t)), t, v.faults)
     if v.type.kind == t.kind:
         return Val(v.sql, t, v.faults)

@@ -1,19 +1,41 @@
-"""Evaluate one CXL expression on Spark: lower it, format it through sqlglot
-(as the compiler does) and run it over a one-row input."""
+"""Evaluate CXL expressions on Spark: lower each one, format it through sqlglot
+(as the compiler does) and run it over a one-row input.
+
+Column values are given as name=(type, value); types are CXL type names:
+int float string bool date datetime decimal(p,s) array<T> map<T>.
+`evaluate_many` runs a whole table of cases as one Spark query (one column
+pair per case) and falls back to one query per case if that query fails.
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.templates import ident
 from clinker_sql.cxl import types as T
-from clinker_sql.cxl.lower import Lowerer, Scope
+from clinker_sql.cxl.errors import CxlError
+from clinker_sql.cxl.lower import Lowerer, Scope, Val
 from clinker_sql.cxl.parser import parse_expression
 
 _TYPES = {"int": T.INT, "float": T.FLOAT, "string": T.STRING, "bool": T.BOOL, "date": T.DATE,
           "datetime": T.DATETIME}
+
+
+def cxl_type(name: str) -> T.CxlType:
+    name = name.strip()
+    if name in _TYPES:
+        return _TYPES[name]
+    m = re.fullmatch(r"decimal\((\d+),\s*(\d+)\)", name)
+    if m:
+        return T.decimal(int(m.group(1)), int(m.group(2)))
+    m = re.fullmatch(r"(array|map)<(.*)>", name)
+    if m:
+        return T.CxlType(m.group(1), cxl_type(m.group(2)))
+    raise ValueError(f"unknown test type {name}")
 
 
 @dataclass
@@ -23,26 +45,76 @@ class Outcome:
     sql: str
 
 
-def lower(expr: str, columns: dict[str, tuple[str, Any]] | None = None):
-    columns = columns or {}
-    scope = Scope(columns={n: (S.col(n), _TYPES[t]) for n, (t, _) in columns.items()})
-    return Lowerer(scope).lower(parse_expression(expr))
+def _scope(columns: dict[str, tuple[str, Any]], prefix: str = "") -> Scope:
+    return Scope(columns={n: (S.col(prefix + n), cxl_type(t)) for n, (t, _) in columns.items()})
+
+
+def lower(expr: str, columns: dict[str, tuple[str, Any]] | None = None) -> Val:
+    return Lowerer(_scope(columns or {})).lower(parse_expression(expr))
+
+
+def _error_sql(v: Val):
+    if not v.faults:
+        return S.cast(S.null(), "STRING")
+    return S.case([(S.is_true(f.cond), f.message) for f in v.faults])
+
+
+def _column_sql(columns: dict[str, tuple[str, Any]], prefix: str = "") -> list[str]:
+    return [S.to_sql(S.cast(_literal(value, cxl_type(t)), T.spark_type_sql(cxl_type(t))))
+            + " AS " + ident(prefix + name) for name, (t, value) in columns.items()]
 
 
 def evaluate(spark, expr: str, **columns: tuple[str, Any]) -> Outcome:
     v = lower(expr, columns)
-    error = S.case([(S.is_true(f.cond), f.message) for f in v.faults]) if v.faults else \
-        S.cast(S.null(), "STRING")
-    cols = [S.to_sql(S.cast(_literal(value), T.spark_type_sql(_TYPES[t])))
-            + " AS " + ident(name) for name, (t, value) in columns.items()]
+    cols = _column_sql(columns)
     inner = "SELECT " + (", ".join(cols) if cols else "1 AS `$one`")
-    statement = S.pretty(f"SELECT {S.to_sql(v.sql)} AS v, {S.to_sql(error)} AS e "
+    statement = S.pretty(f"SELECT {S.to_sql(v.sql)} AS v, {S.to_sql(_error_sql(v))} AS e "
                          f"FROM ({inner}) AS t")
     row = spark.sql(statement).collect()[0]
     return Outcome(row["v"], row["e"], statement)
 
 
-def _literal(value: Any):
+_CHUNK = 30  # Spark plans a few narrow queries faster than one very wide one
+
+
+def evaluate_many(spark, cases: list[tuple[str, dict[str, tuple[str, Any]]]]) -> list[Outcome]:
+    """One query per chunk of cases; a case that fails to lower gets error 'LOWER ...'."""
+    if len(cases) > _CHUNK:
+        return [o for i in range(0, len(cases), _CHUNK)
+                for o in evaluate_many(spark, cases[i:i + _CHUNK])]
+    outs: list[Outcome | None] = [None] * len(cases)
+    selects: list[str] = []
+    cols: list[str] = []
+    index: list[int] = []
+    for i, (expr, columns) in enumerate(cases):
+        prefix = f"c{i}_"
+        try:
+            v = Lowerer(_scope(columns, prefix)).lower(parse_expression(expr))
+        except CxlError as exc:
+            outs[i] = Outcome(None, f"LOWER {exc.code}: {exc.message}", "")
+            continue
+        cols += _column_sql(columns, prefix)
+        n = len(index)
+        selects.append(f"{S.to_sql(v.sql)} AS v{n}, {S.to_sql(_error_sql(v))} AS e{n}")
+        index.append(i)
+    if index:
+        inner = "SELECT " + (", ".join(cols) if cols else "1 AS `$one`")
+        statement = f"SELECT {', '.join(selects)} FROM ({inner}) AS t"
+        try:
+            row = spark.sql(S.pretty(statement)).collect()[0]
+            for n, i in enumerate(index):
+                outs[i] = Outcome(row[f"v{n}"], row[f"e{n}"], selects[n])
+        except Exception:  # noqa: BLE001 - isolate the failing case
+            for i in index:
+                expr, columns = cases[i]
+                try:
+                    outs[i] = evaluate(spark, expr, **columns)
+                except Exception as exc:  # noqa: BLE001
+                    outs[i] = Outcome(None, f"SPARK {str(exc).splitlines()[0][:300]}", "")
+    return [o for o in outs if o is not None]
+
+
+def _literal(value: Any, t: T.CxlType | None = None):
     if value is None:
         return S.null()
     if isinstance(value, bool):
@@ -51,4 +123,61 @@ def _literal(value: Any):
         return S.bigint(value)
     if isinstance(value, float):
         return S.double(value)
+    if isinstance(value, Decimal):
+        return S.string(str(value))
+    if isinstance(value, (list, tuple)):
+        elem = t.elem if t is not None and t.elem is not None else T.STRING
+        items = [S.cast(_literal(x, elem), T.spark_type_sql(elem)) for x in value]
+        return S.fn("array", *items)
+    if isinstance(value, dict):
+        elem = t.elem if t is not None and t.elem is not None else T.STRING
+        args = []
+        for k, x in value.items():
+            args += [S.string(k), S.cast(_literal(x, elem), T.spark_type_sql(elem))]
+        return S.fn("map", *args)
     return S.string(str(value))
+
+
+# ---- table-driven tests -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Err:
+    """An expected fault message (the value is then irrelevant)."""
+
+    message: str
+
+
+NAN = float("nan")
+
+
+def split_case(case: tuple) -> tuple[str, Any, dict[str, tuple[str, Any]]]:
+    expr, expected = case[0], case[1]
+    columns = case[2] if len(case) > 2 else {}
+    return expr, expected, columns
+
+
+def check(out: Outcome, expected: Any) -> None:
+    import math
+
+    where = f"\nSQL: {out.sql}"
+    if isinstance(expected, Err):
+        assert out.error == expected.message, f"error {out.error!r}, value {out.value!r}{where}"
+        return
+    assert out.error is None, f"unexpected error {out.error!r}{where}"
+    if isinstance(expected, float) and math.isnan(expected):
+        assert isinstance(out.value, float) and math.isnan(out.value), f"{out.value!r}{where}"
+        return
+    assert _same(out.value, expected), f"got {out.value!r}, want {expected!r}{where}"
+
+
+def _same(got: Any, want: Any) -> bool:
+    if isinstance(want, Decimal):
+        return isinstance(got, Decimal) and str(got) == str(want)
+    if isinstance(want, (bool, int, float, str)) and want is not None:
+        return type(got) is type(want) and got == want
+    if isinstance(want, list):
+        return isinstance(got, list) and len(got) == len(want) and \
+            all(_same(g, w) for g, w in zip(got, want))
+    if isinstance(want, dict):  # pyspark does not keep a map's order; test keys() for that
+        return isinstance(got, dict) and set(got) == set(want) and \
+            all(_same(got[k], want[k]) for k in want)
+    return got == want
