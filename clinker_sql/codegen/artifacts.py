@@ -21,6 +21,8 @@ def safe_name(name: str) -> str:
 
 def statement_text(stmt: Statement) -> str:
     header = f"-- {stmt.header}\n" if stmt.header else ""
+    if stmt.sql.startswith("--"):  # a step the runner performs (checkpoint, fixpoint)
+        return f"{header}{stmt.sql}\n"
     return f"{header}{stmt.sql};\n"
 
 

@@ -8,7 +8,10 @@ from dataclasses import replace
 import sqlglot
 
 from clinker_sql.codegen import sql as S
+from clinker_sql.codegen.combine import compile_combine
+from clinker_sql.codegen.aggregate import AggregatePlan, compile_aggregate
 from clinker_sql.codegen.context import Context
+from clinker_sql.codegen.retraction import compile_init, needs_retraction
 from clinker_sql.codegen.dlq import compile_commit
 from clinker_sql.codegen.plan import Compiled, Relation, Statement
 from clinker_sql.codegen.route import compile_merge, compile_route
@@ -26,6 +29,8 @@ SESSION_SETTINGS = (
     ("spark.sql.csv.parser.columnPruning.enabled", "false"),
     ("spark.sql.mapKeyDedupPolicy", "LAST_WIN"),
     ("spark.sql.legacy.timeParserPolicy", "CORRECTED"),
+    # never substitute ${...} inside user string literals
+    ("spark.sql.variable.substitute", "false"),
 )
 
 
@@ -37,6 +42,10 @@ def compile_pipeline(p: m.Pipeline) -> Compiled:
     for key, value in SESSION_SETTINGS:
         compiled.add(Statement("setup", None, key, f"SET {key}={value}"))
     by_name = {n.name: n for n in p.nodes}
+    retraction = needs_retraction(p)
+    if retraction:
+        compile_init(ctx)
+    aggregates: list[AggregatePlan] = []
     sources: list[str] = []
     sinks: list[SinkPlan] = []
     for node in order:
@@ -53,16 +62,44 @@ def compile_pipeline(p: m.Pipeline) -> Compiled:
         elif isinstance(node, m.MergeNode):
             inputs = [_input(ctx, node, ref, by_name) for ref in node.merge_inputs]
             ctx.relations[(node.name, None)] = compile_merge(ctx, node, inputs)
+        elif isinstance(node, m.CombineNode):
+            inputs = [(q, _input(ctx, node, ref, by_name)) for q, ref in node.combine_inputs]
+            ctx.relations[(node.name, None)] = compile_combine(ctx, node, inputs)
+        elif isinstance(node, m.AggregateNode):
+            upstream = _input(ctx, node, node.input, by_name)
+            relation, plan = compile_aggregate(ctx, node, upstream,
+                                               _several_documents(node, by_name))
+            ctx.relations[(node.name, None)] = relation
+            aggregates.append(plan)
         elif isinstance(node, m.SinkNode):
             sinks.append(compile_sink(ctx, node, _input(ctx, node, node.input, by_name)))
         else:
             raise fail("CS001", f"{node.kind} nodes are not supported by clinker-sql yet",
                        node.loc)
     compiled.error_views = list(ctx.error_views)
-    compile_commit(ctx, sinks, sources)
+    compile_commit(ctx, sinks, sources, aggregates, retraction)
+    compiled.aggregates = aggregates
     compiled.sources = sources
     compiled.statements = [_format(s) for s in compiled.statements]
     return compiled
+
+
+def _several_documents(node: m.Node, by_name: dict[str, m.Node]) -> bool:
+    """Whether a strict aggregate's input can span several documents (files): Clinker
+    then keeps one group table per document (spec §2.9)."""
+    seen: set[str] = set()
+    stack = [r.node for r in node.inputs]
+    sources = []
+    while stack:
+        name = stack.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        producer = by_name[name]
+        if isinstance(producer, m.SourceNode):
+            sources.append(producer)
+        stack += [r.node for r in producer.inputs]
+    return len(sources) > 1 or any(s.config.path_kind != "path" for s in sources)
 
 
 def _input(ctx: Context, node: m.Node, ref: m.Ref, by_name: dict[str, m.Node]) -> Relation:
@@ -73,7 +110,7 @@ def _input(ctx: Context, node: m.Node, ref: m.Ref, by_name: dict[str, m.Node]) -
 
 def _format(stmt: Statement) -> Statement:
     """Check each statement with sqlglot and pretty-print it (Spark dialect)."""
-    if stmt.kind == "setup":
+    if stmt.kind in ("setup", "fixpoint", "checkpoint"):
         return stmt
     try:
         body = S.pretty(stmt.sql)

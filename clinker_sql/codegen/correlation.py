@@ -47,7 +47,7 @@ def _match(keys: list[str], left: str, right: str, with_source: bool,
 
 
 def _same_source(dirty: str, rows: str, merged: bool) -> exp.Expression:
-    """Per-source narrowing; '<merged>' rows (combine output) are never spared."""
+    """Per-source narrowing; '<merged>' rows (combine and aggregate output) are never spared."""
     same = S.eq(S.col(SOURCE_NAME, dirty), S.col(SOURCE_NAME, rows))
     if not merged:
         return same
@@ -55,20 +55,23 @@ def _same_source(dirty: str, rows: str, merged: bool) -> exp.Expression:
 
 
 def _has_combine(ctx: Context) -> bool:
-    return any(n.kind == "combine" for n in ctx.pipeline.nodes)
+    """Whether any row can be '<merged>' (a combine or aggregate output)."""
+    return any(n.kind in ("combine", "aggregate") for n in ctx.pipeline.nodes)
 
 
 def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
                         payload: list[str], sink_layouts: dict[str, int]) -> dict[str, str]:
     """Adds the commit-layer views; returns sink name -> view of its clean records."""
     keys = lattice(ctx)
-    key_items = Sql(",\n  ".join(
-        f"{sql(S.fn('nullif', S.col(k), S.string('')))} AS {ident(k)}" for k in keys))
+    carried = [k for k in keys if k in payload]  # a key no trigger carries is null there
+    key_values = [S.fn("nullif", S.col(k), S.string("")) if k in carried
+                  else S.cast(S.null(), "STRING") for k in keys]
+    key_items = Sql(",\n  ".join(f"{sql(v)} AS {ident(k)}" for v, k in zip(key_values, keys)))
     ctx.add(Statement("view", None, DIRTY, render(
         "ck_dirty_groups.sql.j2", view=ident(DIRTY), keys=key_items,
         triggers=ident(triggers_view),
         has_key=sql(S.or_(*[S.not_(S.fn("coalesce", S.col(k), S.string("")).eq(S.string("")))
-                            for k in keys]))),
+                            for k in carried]))),
         header="correlation: (source, key) cells that hold a trigger"))
 
     parts = []

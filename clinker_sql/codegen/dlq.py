@@ -10,12 +10,14 @@ from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.correlation import COLLATERAL, compile_correlation, lattice
 from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER
 from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.retraction import TRIGGERS_SEEN, compile_candidates
 from clinker_sql.codegen.sink import SinkPlan, compile_write, csv_line, staging_path
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.cxl import types as T
 
 TRIGGERS_VIEW = "$pipeline.triggers"
 DLQ_VIEW = "$pipeline.dlq"
+LIVE_VIEW = "$pipeline.triggers_live"
 LAYOUT = "$layout"
 
 
@@ -52,21 +54,43 @@ def _union(ctx: Context, view: str, sources: list[tuple[str, tuple[str, ...], in
                   for c in payload]
         parts.append(Sql(f"{select_list(items)}\nFROM {ident(source_view)}"))
     if not parts:
-        empty = [(S.cast(S.null(), "STRING"), c)
+        typed = {"_cxl_dlq_source_row": "BIGINT", "_cxl_dlq_trigger": "BOOLEAN", ORDER: "BIGINT",
+                 LAYOUT: "BIGINT"}
+        empty = [(S.cast(S.null(), typed.get(c, "STRING")), c)
                  for c in DLQ_COLUMNS + (ORDER, LAYOUT) + tuple(payload)]
         parts.append(Sql(f"{select_list(empty)}\nWHERE FALSE"))
     ctx.add(Statement("view", None, view, render("dlq.sql.j2", view=ident(view), parts=parts),
                       header=header))
 
 
-def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str]) -> None:
+def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
+                   aggregates: list | None = None, retraction: bool = False) -> None:
+    aggregates = aggregates or []
     keys = lattice(ctx)
     correlated = bool(keys)
     all_layouts = layouts(ctx, sinks, correlated)
     payload = union_columns(all_layouts) if all_layouts else []
-    _union(ctx, TRIGGERS_VIEW, [(ev.view, ev.payload, all_layouts.index(ev.payload))
-                                for ev in ctx.error_views], payload,
-           "DLQ triggers: every node's error view")
+    live = [(ev.view, ev.payload, all_layouts.index(ev.payload)) for ev in ctx.error_views]
+    if retraction:
+        # triggers of earlier fixpoint passes stay in the DLQ (codegen/retraction.py)
+        _union(ctx, LIVE_VIEW, live, payload, "DLQ triggers of the current pass")
+        ctx.add(Statement("view", None, TRIGGERS_SEEN,
+                          f"CREATE OR REPLACE TEMPORARY VIEW {ident(TRIGGERS_SEEN)} AS "
+                          f"SELECT * FROM {ident(LIVE_VIEW)} WHERE FALSE",
+                          header="DLQ triggers of earlier passes (none before the first)"))
+        ctx.add(Statement("view", None, TRIGGERS_VIEW, render(
+            "triggers_accumulated.sql.j2", view=ident(TRIGGERS_VIEW), seen=ident(TRIGGERS_SEEN),
+            live=ident(LIVE_VIEW)), header="DLQ triggers of every pass"))
+        compile_candidates(ctx, TRIGGERS_VIEW, aggregates)
+        ctx.add(Statement("fixpoint", None, "retraction", "-- the runner repeats the pass until "
+                          "$pipeline.retract_candidates adds nothing to $pipeline.retracted",
+                          header="retraction fixpoint"))
+    else:
+        _union(ctx, TRIGGERS_VIEW, live, payload, "DLQ triggers: every node's error view")
+    _checkpoint(ctx, TRIGGERS_VIEW)
+    if correlated:
+        for plan in sinks:
+            _checkpoint(ctx, plan.relation.view)
     commits = {p.node.name: p.relation.view for p in sinks}
     dlq_parts: list[tuple[str, tuple[str, ...], int | None]] = [
         (TRIGGERS_VIEW, tuple(payload), None)]
@@ -89,6 +113,13 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str]) -> N
     compile_report(ctx, sources)
 
 
+def _checkpoint(ctx: Context, view: str) -> None:
+    ctx.add(Statement("checkpoint", None, view,
+                      f"-- the runner materializes {view} as Parquet in its scratch folder and "
+                      "redefines the view over it, so that the statements below plan it once",
+                      header=f"checkpoint {view}"))
+
+
 def _dlq_write(ctx: Context, payload: list[str], layout: int | str | None) -> None:
     """The DLQ file. With several possible record layouts there is one variant per
     layout plus the sorted-union variant; the runner picks the one matching the
@@ -108,7 +139,9 @@ def _dlq_write(ctx: Context, payload: list[str], layout: int | str | None) -> No
         "_cxl_dlq_id": (S.fn("uuid"), T.STRING),
         "_cxl_dlq_timestamp": (S.fn("date_format", S.fn("current_timestamp"),
                                     S.string("yyyy-MM-dd'T'HH:mm:ss'Z'")), T.STRING),
-        "_cxl_dlq_source_row": (S.col("_cxl_dlq_source_row"), T.INT),
+        "_cxl_dlq_source_row": (S.case([(S.eq(S.col("_cxl_dlq_source_name"),
+                                              S.string("<merged>")), S.bigint(0))],
+                                        S.col("_cxl_dlq_source_row")), T.INT),
         "_cxl_dlq_trigger": (S.col("_cxl_dlq_trigger"), T.BOOL),
     }
     columns = [(name, *computed.get(name, (S.col(name), T.STRING))) for name in header]

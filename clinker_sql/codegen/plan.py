@@ -83,6 +83,7 @@ class Compiled:
     sources: list[str] = field(default_factory=list)
     warnings: list[Any] = field(default_factory=list)
     nodes: list[dict[str, Any]] = field(default_factory=list)
+    aggregates: list[Any] = field(default_factory=list)
 
     def add(self, stmt: Statement) -> None:
         self.statements.append(stmt)

@@ -10,7 +10,9 @@ from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
 from clinker_sql.codegen.dlq_shape import dlq_select
 from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_NAME, SOURCE_ROW, ErrorView, Relation
 from clinker_sql.codegen.plan import Statement
-from clinker_sql.codegen.templates import Sql, ident, render, select_list
+from clinker_sql.codegen.retraction import needs_retraction, retract_input
+from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
+from clinker_sql.cxl.windows import WindowContext
 from clinker_sql.config import model as m
 from clinker_sql.cxl.program import LoweredProgram, lower_program
 from clinker_sql.cxl.text import to_cell
@@ -25,9 +27,18 @@ def out_name(name: str) -> str:
 
 
 def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -> Relation:
-    if node.analytic_window is not None:
-        raise fail("CS001", "analytic windows are not supported yet", node.analytic_window.loc)
     scope = scope_for(ctx, upstream)
+    input_view, where = upstream.view, None
+    window_note = ""
+    if node.analytic_window is not None:
+        buffer_mode = _window_checks(ctx, node, upstream)
+        w = node.analytic_window
+        scope.window = WindowContext(list(w.group_by), list(w.sort_by),
+                                     ["$source.order", "$source.row"])
+        if buffer_mode:
+            input_view = retract_input(ctx, node.name, upstream)
+            where = S.not_(S.col("$retracted"))
+            window_note = " (window in buffer mode: partitions recomputed over surviving rows)"
     program: LoweredProgram = compile_cxl(node.cxl, lambda: lower_program(node.cxl.text, scope))
     eval_view, ok_view, err_view = (ctx.view(node.name, p) for p in ("eval", None, "errors"))
 
@@ -36,8 +47,9 @@ def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -
     items.append((program.keep if program.keep is not None else S.boolean(True), KEEP))
     items.append((error_struct(program, node.name), ERR))
     ctx.add(Statement("view", node.name, eval_view, render(
-        "transform_eval.sql.j2", view=ident(eval_view), input=ident(upstream.view),
-        select_list=select_list(items)), header=f"transform {node.name}: evaluate the CXL"))
+        "transform_eval.sql.j2", view=ident(eval_view), input=ident(input_view),
+        select_list=select_list(items), where=sql(where) if where is not None else None),
+        header=f"transform {node.name}: evaluate the CXL{window_note}"))
 
     columns = list(upstream.columns)
     names = [n for n, _ in columns]
@@ -69,6 +81,29 @@ def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -
                                      tuple(n for n, _ in upstream.columns + upstream.ck), 3,
                                      "CS002"))
     return Relation(ok_view, tuple(columns), ck=upstream.ck, emitted=frozenset(emitted))
+
+
+def _window_checks(ctx: Context, node: m.TransformNode, upstream: Relation) -> bool:
+    """Window diagnostics (E150, E150d) and whether the window runs in buffer mode."""
+    w = node.analytic_window
+    assert w is not None
+    names = {n for n, _ in upstream.columns}
+    for f in list(w.group_by) + [f for f, _ in w.sort_by]:
+        if f not in names:
+            raise fail("E150b", f"window of '{node.name}' uses '{f}', which its input does not "
+                       "carry", w.loc)
+    producer = ctx.pipeline.node(node.input.node)
+    ck_fields = [c for c, _ in upstream.ck]
+    buffer_mode = needs_retraction(ctx.pipeline) and any(
+        c.startswith("$ck.aggregate.") or c[len("$ck."):] not in w.group_by for c in ck_fields)
+    if isinstance(producer, m.MergeNode):
+        raise fail("E150d", f"the window of '{node.name}' is rooted at merge "
+                   f"'{producer.name}'", w.loc)
+    if isinstance(producer, m.SourceNode) and producer.config.correlation_key and \
+            not buffer_mode:
+        raise fail("E150", f"transform '{node.name}' uses an analytic window directly on "
+                   f"source '{producer.name}', which declares a correlation_key", w.loc)
+    return buffer_mode
 
 
 def _err_field(name: str) -> exp.Expression:

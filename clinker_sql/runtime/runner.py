@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,15 +50,23 @@ def preflight(compiled: Compiled, base: Path) -> None:
 
 def run_compiled(compiled: Compiled, executor: Executor, base: Path,
                  progress=None) -> RunResult:
+    prepare = getattr(executor, "prepare", None)  # Thrift: absolute paths for the server
+    if prepare is not None:
+        compiled = prepare(compiled, base)
     preflight(compiled, base)
     timings: list[dict[str, Any]] = []
     writes = [s for s in compiled.statements if s.kind == "write"]
     stagings = [base / s.meta["staging"] for s in writes]
     pending: list[outputs.PendingOutput] = []
+    scratch = _scratch_dir(executor)
     try:
         for stmt in compiled.statements:
             if stmt.kind in ("setup", "view"):
                 _timed(executor, stmt, timings, progress)
+            elif stmt.kind == "fixpoint":
+                _iterate(executor, timings, scratch)
+            elif stmt.kind == "checkpoint":
+                _checkpoint(executor, stmt, timings, scratch)
         for stmt in compiled.statements:  # coded checks, e.g. combine on_miss: error (E319)
             if stmt.kind == "check" and stmt.meta.get("code"):
                 hit = next(iter(executor.query(stmt.sql)), None)
@@ -83,7 +92,53 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
     except BaseException:
         outputs.discard(pending, stagings)
         raise
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     return _result(compiled, counts, timings)
+
+
+def _scratch_dir(executor: Executor) -> str:
+    """Where checkpoints and retraction snapshots go for this run (removed at the end)."""
+    import tempfile
+
+    root = getattr(executor, "scratch_root", None)
+    return tempfile.mkdtemp(prefix="clinker-sql-run-", dir=root)
+
+
+def _checkpoint(executor: Executor, stmt: Statement, timings: list, scratch: str) -> None:
+    """Materialize a view that many later statements read, so that Spark plans it once."""
+    from clinker_sql.codegen.retraction import checkpoint_statements
+
+    start = time.perf_counter()
+    for sql in checkpoint_statements(stmt.name, scratch):
+        executor.execute(sql)
+    timings.append({"node": stmt.node, "name": stmt.name, "kind": "checkpoint",
+                    "seconds": round(time.perf_counter() - start, 4)})
+
+
+def _iterate(executor: Executor, timings: list, scratch: str) -> int:
+    """Repeat the pass until nothing new is retracted (codegen/retraction.py)."""
+    from clinker_sql.codegen import retraction as R
+
+    k = 0
+    while True:
+        start = time.perf_counter()
+        wanted = _count(executor, R.count_sql(R.CANDIDATES, distinct=True))
+        have = _count(executor, R.count_sql(R.RETRACTED, distinct=True))
+        timings.append({"node": None, "name": f"retraction pass {k}", "kind": "fixpoint",
+                        "seconds": round(time.perf_counter() - start, 4)})
+        if wanted == have:
+            return k
+        k += 1
+        if k > R.MAX_ITERATIONS:
+            raise fail("CS021", f"retraction did not reach a fixpoint in {R.MAX_ITERATIONS} "
+                       "passes")
+        for statement in R.iteration_statements(k, scratch):
+            executor.execute(statement)
+
+
+def _count(executor: Executor, sql: str) -> int:
+    return int(next(iter(executor.query(sql)))["n"])
 
 
 def _dlq_variant(stmt: Statement, counts: dict[str, Any]) -> bool:
@@ -149,16 +204,18 @@ _ENGINE_CODES = {
 
 def _engine_failure(exc: StatementFailed, compiled: Compiled) -> Exception:
     stmt: Statement | None = getattr(exc, "statement", None)
-    where = f" (node {stmt.node}, {stmt.name})" if stmt is not None and stmt.node else ""
+    where = "" if stmt is None else \
+        f" (node {stmt.node}, {stmt.name})" if stmt.node else f" ({stmt.name})"
     cls = (exc.error_class or "").split(".")[0]
-    code = _ENGINE_CODES.get(cls)
+    code = getattr(exc, "code", None) or _ENGINE_CODES.get(cls)
     if code is None and "Malformed" in exc.message:
         code = "CS101"
     if code is None and cls == "UNRESOLVED_COLUMN" and stmt is not None and \
             stmt.name.endswith(".rows"):
         return fail("CS102", f"a column declared in the schema is missing from the file"
                     f"{where}: {exc.message}")
-    return fail(code or "CS020", f"{exc.message}{where}")
+    default = "CS032" if getattr(exc, "thrift", False) else "CS020"
+    return fail(code or default, f"{exc.message}{where}")
 
 
 def write_run_results(compiled: Compiled, result: RunResult, target: Path,

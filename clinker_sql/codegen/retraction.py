@@ -1,0 +1,162 @@
+"""The retraction protocol as SQL (spec §4.2, seeds/001).
+
+Contract: the output equals a rerun with the failing source rows removed.
+`$pipeline.retracted` holds what has been retracted so far: correlation cells
+(source, key) and single rows (source, row). Retraction-mode aggregates (and
+buffer-mode windows) read their input through `<node>.input`, which flags
+retracted rows; they recompute over the survivors. After a pass, every new
+trigger retracts its cell, and an aggregate row that failed downstream retracts
+its contributors (through the stable `$ck.aggregate.<name>` group index). The
+runner repeats the pass until nothing new is retracted (a fixpoint); triggers
+seen in earlier passes stay in the DLQ.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from clinker_sql.codegen import sql as S
+from clinker_sql.codegen.context import Context
+from clinker_sql.codegen.plan import SOURCE_NAME, SOURCE_ROW, Relation, Statement, ck_column
+from clinker_sql.codegen.templates import Sql, ident, literal, render, sql
+from clinker_sql.config import model as m
+from clinker_sql.cxl.text import to_cell
+
+RETRACTED = "$pipeline.retracted"
+CANDIDATES = "$pipeline.retract_candidates"
+TRIGGERS_SEEN = "$pipeline.triggers_seen"
+MAX_ITERATIONS = 20
+MERGED = "<merged>"
+
+
+def source_keys(pipeline: m.Pipeline) -> list[str]:
+    keys: list[str] = []
+    for node in pipeline.nodes:
+        if isinstance(node, m.SourceNode):
+            for f in node.config.correlation_key:
+                if ck_column(f) not in keys:
+                    keys.append(ck_column(f))
+    return keys
+
+
+def needs_retraction(pipeline: m.Pipeline) -> bool:
+    has_ck = bool(source_keys(pipeline))
+    return has_ck and any(isinstance(n, m.AggregateNode) for n in pipeline.nodes)
+
+
+def compile_init(ctx: Context) -> None:
+    keys = source_keys(ctx.pipeline)
+    items = [S.cast(S.null(), "STRING").as_(S.ident(SOURCE_NAME))]
+    items += [S.cast(S.null(), "STRING").as_(S.ident(k)) for k in keys]
+    items += [S.cast(S.null(), "BIGINT").as_(S.ident(SOURCE_ROW))]
+    select = exp.select(*items).where(S.boolean(False))
+    ctx.add(Statement("view", None, RETRACTED,
+                      f"CREATE OR REPLACE TEMPORARY VIEW {ident(RETRACTED)} AS {sql(select)}",
+                      header="retraction: nothing is retracted before the first pass"))
+
+
+def _normalized(rel: Relation, key: str, table: str) -> exp.Expression:
+    present = dict(rel.ck)
+    if key not in present:
+        return S.cast(S.null(), "STRING")
+    return S.fn("nullif", to_cell(S.col(key, table), present[key]), S.string(""))
+
+
+def retract_input(ctx: Context, node: str, upstream: Relation) -> str:
+    """`<node>.input`: the upstream rows with a `$retracted` flag."""
+    keys = source_keys(ctx.pipeline)
+    view = ctx.view(node, "input")
+    match = S.and_(S.eq(S.col(SOURCE_NAME, "cells"), S.col(SOURCE_NAME, "input")),
+                   *[S.null_safe_eq(S.col(k, "cells"), _normalized(upstream, k, "input"))
+                     for k in keys])
+    ctx.add(Statement("view", node, view, render(
+        "retraction_input.sql.j2", view=ident(view), input=ident(upstream.view),
+        retracted=ident(RETRACTED), cell_match=sql(match),
+        cell_columns=Sql(", ".join(ident(c) for c in [SOURCE_NAME] + keys))),
+        header=f"{node}: input rows, flagged when retracted"))
+    return view
+
+
+def compile_candidates(ctx: Context, triggers: str, aggregates: list) -> None:
+    keys = source_keys(ctx.pipeline)
+    has_key = S.or_(*[S.not_(S.eq(S.fn("coalesce", S.col(k), S.string("")), S.string("")))
+                      for k in keys])
+    real = S.and_(exp.NEQ(this=S.col("_cxl_dlq_stage"), expression=S.string("source")))
+    cells = exp.select(
+        S.col("_cxl_dlq_source_name").as_(S.ident(SOURCE_NAME)),
+        *[S.fn("nullif", S.col(k), S.string("")).as_(S.ident(k)) for k in keys],
+        S.cast(S.null(), "BIGINT").as_(S.ident(SOURCE_ROW)),
+    ).from_(exp.Table(this=S.ident(triggers))).where(S.and_(real, has_key))
+    rows = exp.select(
+        S.col("_cxl_dlq_source_name").as_(S.ident(SOURCE_NAME)),
+        *[S.cast(S.null(), "STRING").as_(S.ident(k)) for k in keys],
+        S.col("_cxl_dlq_source_row").as_(S.ident(SOURCE_ROW)),
+    ).from_(exp.Table(this=S.ident(triggers))).where(S.and_(
+        real, S.not_(has_key),
+        exp.NEQ(this=S.col("_cxl_dlq_source_name"), expression=S.string(MERGED))))
+    parts = [Sql(f"SELECT * FROM {ident(RETRACTED)}"), Sql(sql(cells)), Sql(sql(rows))]
+    for plan in aggregates:
+        if plan.relaxed:
+            parts.append(Sql(sql(_contributors(plan, keys, triggers))))
+    ctx.add(Statement("view", None, CANDIDATES, render(
+        "retraction_candidates.sql.j2", view=ident(CANDIDATES), parts=parts),
+        header="retraction: what the next pass retracts"))
+
+
+def _contributors(plan, keys: list[str], triggers: str) -> exp.Expression:
+    """Rows that fed an aggregate row which failed downstream: their cells, or themselves."""
+    from clinker_sql.codegen.aggregate import INDEX, aggregate_ck, index_key
+
+    ck_name = aggregate_ck(plan.node)
+    failed = exp.select(S.cast(S.col(ck_name), "BIGINT").as_(S.ident("idx"))).distinct().from_(
+        exp.Table(this=S.ident(triggers))).where(S.not_null(S.col(ck_name)))
+    has_key = S.or_(*[S.not_null(S.col(k, "e")) for k in plan.input_ck if k in keys]) \
+        if any(k in keys for k in plan.input_ck) else S.boolean(False)
+    key_values = [(S.case([(has_key, S.col(k, "e"))]) if k in plan.input_ck
+                   else S.cast(S.null(), "STRING")) for k in keys]
+    index_match = S.and_(*[S.null_safe_eq(S.col(k, "e"), S.col(index_key(j), "i"))
+                           for j, k in enumerate(plan.keys)])
+    select = exp.select(
+        S.col(SOURCE_NAME, "e").as_(S.ident(SOURCE_NAME)),
+        *[S.fn("nullif", S.cast(v, "STRING"), S.string("")).as_(S.ident(k))
+          for k, v in zip(keys, key_values)],
+        S.case([(has_key, S.cast(S.null(), "BIGINT"))], S.col(SOURCE_ROW, "e")).as_(
+            ident(SOURCE_ROW)),
+    ).from_(exp.Table(this=S.ident(plan.eval_view), alias=exp.TableAlias(this=S.ident("e"))))
+    select = select.join(exp.Table(this=S.ident(f"{plan.node}.index"),
+                                   alias=exp.TableAlias(this=S.ident("i"))), on=index_match)
+    select = select.join(exp.Subquery(this=failed, alias=exp.TableAlias(this=S.ident("f"))),
+                         on=S.eq(S.col("idx", "f"), S.col(INDEX, "i")))
+    return select
+
+
+def iteration_statements(k: int, scratch: str) -> list[str]:
+    """One step of the fixpoint: freeze the triggers seen so far and what is retracted.
+
+    The snapshots are written as Parquet and read back, so that the next pass does
+    not reference the views being redefined (Spark would see a recursive view)."""
+    seen_path = literal(f"{scratch}/triggers_seen_{k}")
+    retracted_path = literal(f"{scratch}/retracted_{k}")
+    return [
+        f"INSERT OVERWRITE DIRECTORY {seen_path} USING parquet "
+        f"SELECT * FROM {ident('$pipeline.triggers')}",
+        f"INSERT OVERWRITE DIRECTORY {retracted_path} USING parquet "
+        f"SELECT DISTINCT * FROM {ident(CANDIDATES)}",
+        f"CREATE OR REPLACE TEMPORARY VIEW {ident(TRIGGERS_SEEN)} USING parquet "
+        f"OPTIONS (path {seen_path})",
+        f"CREATE OR REPLACE TEMPORARY VIEW {ident(RETRACTED)} USING parquet "
+        f"OPTIONS (path {retracted_path})",
+    ]
+
+
+def checkpoint_statements(view: str, scratch: str) -> list[str]:
+    import hashlib
+
+    path = literal(f"{scratch}/checkpoint_{hashlib.sha1(view.encode()).hexdigest()[:12]}")
+    return [f"INSERT OVERWRITE DIRECTORY {path} USING parquet SELECT * FROM {ident(view)}",
+            f"CREATE OR REPLACE TEMPORARY VIEW {ident(view)} USING parquet OPTIONS (path {path})"]
+
+
+def count_sql(view: str, distinct: bool = False) -> str:
+    inner = f"SELECT DISTINCT * FROM {ident(view)}" if distinct else f"SELECT * FROM {ident(view)}"
+    return f"SELECT COUNT(*) AS n FROM ({inner}) AS t"
