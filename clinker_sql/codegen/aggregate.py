@@ -40,6 +40,7 @@ from clinker_sql.cxl.text import to_cell
 from clinker_sql.diagnostics import fail
 
 MERGED = "<merged>"
+SYNTHETIC = -1  # $source.order of an aggregate row: its DLQ source row is 0
 FIRST = "$first"
 RETRACTED = "$retracted"
 INDEX = "$group.index"
@@ -216,7 +217,7 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
         ordinal = exp.Window(this=exp.RowNumber(), order=exp.Order(expressions=[
             exp.Ordered(this=S.col(FIRST))]))
     final_items += [(S.string(MERGED), SOURCE_NAME), (S.string(MERGED), SOURCE_FILE),
-                    (S.cast(ordinal, "BIGINT"), SOURCE_ROW), (S.bigint(0), SOURCE_ORDER)]
+                    (S.cast(ordinal, "BIGINT"), SOURCE_ROW), (S.bigint(SYNTHETIC), SOURCE_ORDER)]
     ck: list[tuple[str, T.CxlType]] = []
     if relaxed:
         index = exp.Sub(this=S.cast(ordinal, "BIGINT"), expression=S.bigint(1))

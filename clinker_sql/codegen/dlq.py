@@ -139,8 +139,7 @@ def _dlq_write(ctx: Context, payload: list[str], layout: int | str | None) -> No
         "_cxl_dlq_id": (S.fn("uuid"), T.STRING),
         "_cxl_dlq_timestamp": (S.fn("date_format", S.fn("current_timestamp"),
                                     S.string("yyyy-MM-dd'T'HH:mm:ss'Z'")), T.STRING),
-        "_cxl_dlq_source_row": (S.case([(S.eq(S.col("_cxl_dlq_source_name"),
-                                              S.string("<merged>")), S.bigint(0))],
+        "_cxl_dlq_source_row": (S.case([(S.eq(S.col(ORDER), S.bigint(-1)), S.bigint(0))],
                                         S.col("_cxl_dlq_source_row")), T.INT),
         "_cxl_dlq_trigger": (S.col("_cxl_dlq_trigger"), T.BOOL),
     }

@@ -149,10 +149,14 @@ def iteration_statements(k: int, scratch: str) -> list[str]:
     ]
 
 
-def checkpoint_statements(view: str, scratch: str) -> list[str]:
+def checkpoint_statements(view: str, scratch: str, suffix: str = "") -> list[str]:
     import hashlib
+    import uuid
 
-    path = literal(f"{scratch}/checkpoint_{hashlib.sha1(view.encode()).hexdigest()[:12]}")
+    tag = hashlib.sha1(view.encode()).hexdigest()[:12]
+    if suffix:  # a new snapshot of a view redefined in a later pass
+        tag += "_" + uuid.uuid4().hex[:8]
+    path = literal(f"{scratch}/checkpoint_{tag}")
     return [f"INSERT OVERWRITE DIRECTORY {path} USING parquet SELECT * FROM {ident(view)}",
             f"CREATE OR REPLACE TEMPORARY VIEW {ident(view)} USING parquet OPTIONS (path {path})"]
 

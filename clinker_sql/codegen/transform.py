@@ -33,19 +33,27 @@ def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -
     if node.analytic_window is not None:
         buffer_mode = _window_checks(ctx, node, upstream)
         w = node.analytic_window
-        scope.window = WindowContext(list(w.group_by), list(w.sort_by),
-                                     ["$source.order", "$source.row"])
+        partition = list(w.group_by)
         if buffer_mode:
+            # Survivors form partitions of their own: window values are recomputed over the
+            # rows not retracted, while retracted rows still flow (flagged) so that the
+            # group numbers of downstream aggregates stay stable across passes.
             input_view = retract_input(ctx, node.name, upstream)
-            where = S.not_(S.col("$retracted"))
+            partition.append("$retracted")
             window_note = " (window in buffer mode: partitions recomputed over surviving rows)"
+        scope.window = WindowContext(partition, list(w.sort_by), ["$source.order", "$source.row"])
     program: LoweredProgram = compile_cxl(node.cxl, lambda: lower_program(node.cxl.text, scope))
     eval_view, ok_view, err_view = (ctx.view(node.name, p) for p in ("eval", None, "errors"))
 
     items: list[tuple[exp.Expression, str]] = [(S.col(n), n) for n, _ in upstream.all_columns]
     items += [(v.sql, out_name(n)) for n, v in program.emits.items()]
     items.append((program.keep if program.keep is not None else S.boolean(True), KEEP))
-    items.append((error_struct(program, node.name), ERR))
+    err = error_struct(program, node.name)
+    if input_view != upstream.view:  # a retracted row raises nothing new
+        err = S.case([(S.col("$retracted"), S.cast(S.null(), "STRUCT<category: STRING, "
+                                                   "detail: STRING, field: STRING, value: "
+                                                   "STRING>"))], err)
+    items.append((err, ERR))
     ctx.add(Statement("view", node.name, eval_view, render(
         "transform_eval.sql.j2", view=ident(eval_view), input=ident(input_view),
         select_list=select_list(items), where=sql(where) if where is not None else None),

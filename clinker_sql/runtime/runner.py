@@ -60,11 +60,16 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
     pending: list[outputs.PendingOutput] = []
     scratch = _scratch_dir(executor)
     try:
+        segmented = any(st.kind == "fixpoint" for st in compiled.statements)
+        done: list[Statement] = []
         for stmt in compiled.statements:
             if stmt.kind in ("setup", "view"):
                 _timed(executor, stmt, timings, progress)
+                done.append(stmt)
+                if segmented and _segment_boundary(stmt):
+                    _checkpoint(executor, stmt, timings, scratch)
             elif stmt.kind == "fixpoint":
-                _iterate(executor, timings, scratch)
+                _iterate(executor, timings, scratch, done)
             elif stmt.kind == "checkpoint":
                 _checkpoint(executor, stmt, timings, scratch)
         for stmt in compiled.statements:  # coded checks, e.g. combine on_miss: error (E319)
@@ -105,18 +110,40 @@ def _scratch_dir(executor: Executor) -> str:
     return tempfile.mkdtemp(prefix="clinker-sql-run-", dir=root)
 
 
-def _checkpoint(executor: Executor, stmt: Statement, timings: list, scratch: str) -> None:
+def _checkpoint(executor: Executor, stmt: Statement, timings: list, scratch: str,
+                suffix: str = "") -> None:
     """Materialize a view that many later statements read, so that Spark plans it once."""
     from clinker_sql.codegen.retraction import checkpoint_statements
 
     start = time.perf_counter()
-    for sql in checkpoint_statements(stmt.name, scratch):
+    for sql in checkpoint_statements(stmt.name, scratch, suffix):
         executor.execute(sql)
     timings.append({"node": stmt.node, "name": stmt.name, "kind": "checkpoint",
                     "seconds": round(time.perf_counter() - start, 4)})
 
 
-def _iterate(executor: Executor, timings: list, scratch: str) -> int:
+_BOUNDARIES = (".eval", ".input", ".index", ".final")
+
+
+def _segment_boundary(stmt: Statement) -> bool:
+    """Views materialized in each retraction pass, so that Spark plans small segments
+    instead of the whole pipeline under every union and join of the DLQ machinery."""
+    return stmt.kind == "view" and stmt.node is not None and stmt.name.endswith(_BOUNDARIES)
+
+
+def _replay(executor: Executor, done: list[Statement], timings: list, scratch: str) -> None:
+    """Define the pipeline's views again over the new retraction state, segment by segment."""
+    for stmt in done:
+        # node views only: the pipeline-level views ($pipeline.retracted, ...) are the
+        # retraction state the iteration just replaced
+        if stmt.kind == "view" and stmt.node is not None:
+            executor.execute(stmt.sql)
+            if _segment_boundary(stmt):
+                _checkpoint(executor, stmt, timings, scratch, suffix="next")
+
+
+def _iterate(executor: Executor, timings: list, scratch: str,
+             done: list[Statement] | None = None) -> int:
     """Repeat the pass until nothing new is retracted (codegen/retraction.py)."""
     from clinker_sql.codegen import retraction as R
 
@@ -135,6 +162,8 @@ def _iterate(executor: Executor, timings: list, scratch: str) -> int:
                        "passes")
         for statement in R.iteration_statements(k, scratch):
             executor.execute(statement)
+        if done:
+            _replay(executor, done, timings, scratch)
 
 
 def _count(executor: Executor, sql: str) -> int:
