@@ -58,7 +58,7 @@ def parse_pipeline(text: str, file: str) -> m.Pipeline:
         raise fail("E000", f"nodes: must be a list, found {type_name(nodes_node)}",
                    nodes_node.loc)
     nodes = tuple(_node(item, ctx) for item in nodes_node.items)
-    eh = _error_handling(root.raw("error_handling"))
+    eh = _error_handling(root.raw("error_handling"), ctx.warnings)
     root.raw("_notes")
     root.done()
     return m.Pipeline(name=name, file=file, nodes=nodes, error_handling=eh, vars=variables,
@@ -82,14 +82,16 @@ def _vars(node: YNode | None) -> tuple[m.VarDecl, ...]:
     return tuple(out)
 
 
-def _error_handling(node: YNode | None) -> m.ErrorHandling:
+def _error_handling(node: YNode | None, warnings: list[Diagnostic]) -> m.ErrorHandling:
     if node is None:
         return m.ErrorHandling()
     f = Fields(node, "error_handling:")
     strategy = f.str("strategy", default="fail_fast")
-    if strategy == "best_effort":
-        raise fail("E000", "strategy: best_effort is no longer accepted",
-                   f.node.get("strategy").loc, "write `strategy: continue`")
+    if strategy == "best_effort":  # the seed documents' spelling (Clinker now rejects it)
+        warnings.append(Diagnostic("W003", "strategy: best_effort is the older spelling of "
+                                   "continue", f.node.get("strategy").loc,
+                                   "write `strategy: continue`", severity="warning"))
+        strategy = "continue"
     if strategy not in ("fail_fast", "continue"):
         raise fail("E000", f"strategy must be fail_fast or continue; found '{strategy}'",
                    f.node.get("strategy").loc)

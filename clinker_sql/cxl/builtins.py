@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from clinker_sql.codegen import sql as S
 from clinker_sql.cxl import ast as a
 from clinker_sql.cxl import builtins_collections  # noqa: F401 - registers methods
 from clinker_sql.cxl import builtins_conv  # noqa: F401
 from clinker_sql.cxl import builtins_numbers  # noqa: F401
 from clinker_sql.cxl import builtins_strings  # noqa: F401
-from clinker_sql.cxl import sqlx as X
 from clinker_sql.cxl.lower import Val, error, guard_all
 from clinker_sql.cxl.registry import METHODS, Builtin, Call
 
@@ -99,5 +99,5 @@ def lower_method(lw: Lowerer, e: a.MethodCall) -> Val:
     # Arguments are evaluated eagerly, even for a null receiver (spec §3.2); the
     # method's own checks only run on a non-null receiver.
     faults = recv.faults + tuple(f for v in args for f in v.faults) + \
-        guard_all(out.faults, X.not_null(recv.sql))
+        guard_all(out.faults, S.not_null(recv.sql))
     return Val(out.sql, out.type, faults)

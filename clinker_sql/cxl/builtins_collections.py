@@ -9,7 +9,6 @@ from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.cxl import ast as a
-from clinker_sql.cxl import sqlx as X
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.containers import elem_type, element_faults
 from clinker_sql.cxl.lower import Val, coerce, error
@@ -35,7 +34,7 @@ def lower_closure(lw: Lowerer, e: a.MethodCall, recv: Val, closure: a.Lambda) ->
     if m in ("find", "any"):  # evaluation stops at the first match
         i, h = lw.fresh("i"), lw.fresh("h")
         hits = S.fn("filter", S.fn("transform", arr, lam(S.case([(true, S.col(i))]), var, i)),
-                    lam(X.not_null(S.col(h)), h))
+                    lam(S.not_null(S.col(h)), h))
         upto = S.fn("get", hits, S.small_int(0))
     faults = recv.faults + element_faults(lw, arr, var, body.faults, upto)
     out = _closure_value(lw, m, arr, var, et, recv, body, true, faults)
@@ -54,16 +53,16 @@ def _closure_value(lw: Lowerer, m: str, arr: exp.Expression, var: str, et: T.Cxl
     if m == "find":
         return Val(S.fn("get", S.fn("filter", arr, lam(true, var)), S.small_int(0)), et, faults)
     if m == "any":
-        value = S.case([(X.not_null(arr), S.fn("exists", arr, lam(true, var)))])
+        value = S.case([(S.not_null(arr), S.fn("exists", arr, lam(true, var)))])
         return Val(value, T.BOOL, faults)
     # flat_map: array results are concatenated, null results skipped, scalars appended
     mapped = S.fn("transform", arr, lam(body.sql, var))
     y = lw.fresh("y")
-    kept = S.fn("filter", mapped, lam(X.not_null(S.col(y)), y))
+    kept = S.fn("filter", mapped, lam(S.not_null(S.col(y)), y))
     if body.type.kind == "array":
         return Val(S.fn("flatten", kept), T.array_of(elem_type(body.type)), faults)
     if body.type.kind == "null":
-        return Val(S.case([(X.not_null(arr), S.cast(S.fn("array"), "ARRAY<STRING>"))]),
+        return Val(S.case([(S.not_null(arr), S.cast(S.fn("array"), "ARRAY<STRING>"))]),
                    T.array_of(T.NULL), faults)
     return Val(kept, T.array_of(body.type), faults)
 
@@ -73,8 +72,8 @@ def _remove(c: Call) -> Val:
     if c.kind(0) != "int":  # only an Int index; anything else gives null
         return Val(typed_null(c.recv.type), c.recv.type)
     x, j = c.lowerer.fresh("x"), c.lowerer.fresh("j")
-    keep = exp.NEQ(this=S.col(j), expression=X.paren(c.arg(0)))
-    value = S.case([(X.not_null(c.arg(0)), S.fn("filter", c.recv.sql, lam(keep, x, j)))])
+    keep = exp.NEQ(this=S.col(j), expression=S.paren(c.arg(0)))
+    value = S.case([(S.not_null(c.arg(0)), S.fn("filter", c.recv.sql, lam(keep, x, j)))])
     return Val(value, c.recv.type)
 
 
@@ -121,9 +120,9 @@ def _merge(c: Call) -> Val:
             updated = S.fn("transform_values", m, lam(
                 S.case([(S.fn("map_contains_key", o, S.col(k)),
                          S.fn("try_element_at", o, S.col(k)))], S.col(v)), k, v))
-            added = S.fn("map_filter", o, lam(X.not_(S.fn("map_contains_key", m, S.col(k))),
+            added = S.fn("map_filter", o, lam(S.not_(S.fn("map_contains_key", m, S.col(k))),
                                               k, v))
-            return S.case([(X.not_null(o), S.fn("map_concat", updated, added))])
+            return S.case([(S.not_null(o), S.fn("map_concat", updated, added))])
         return share(lw, _as_map(c.args[0], t), with_other)
     return Val(share(lw, _as_map(c.recv, t), build), mt)
 
@@ -151,7 +150,7 @@ def _set(c: Call) -> Val:
     def build(m: exp.Expression) -> exp.Expression:
         k, old = lw.fresh("k"), lw.fresh("v")
         replaced = S.fn("transform_values", m, lam(
-            S.case([(X.eq(S.col(k), S.string(key)), v)], S.col(old)), k, old))
+            S.case([(S.eq(S.col(k), S.string(key)), v)], S.col(old)), k, old))
         appended = S.fn("map_concat", m, S.fn("map", S.string(key), v))
         return S.case([(S.fn("map_contains_key", m, S.string(key)), replaced)], appended)
     value = share(lw, _as_map(c.recv, t), build)
@@ -160,14 +159,14 @@ def _set(c: Call) -> Val:
 
 def _without(c: Call, key: exp.Expression) -> exp.Expression:
     k, v = c.lowerer.fresh("k"), c.lowerer.fresh("v")
-    return S.fn("map_filter", c.recv.sql, lam(X.not_(X.eq(S.col(k), key)), k, v))
+    return S.fn("map_filter", c.recv.sql, lam(S.not_(S.eq(S.col(k), key)), k, v))
 
 
 @method("remove_field", ("map",), ("string",))
 def _remove_field(c: Call) -> Val:
     if c.kind(0) != "string":
         return Val(typed_null(c.recv.type), c.recv.type)
-    return Val(S.case([(X.not_null(c.arg(0)), _without(c, c.arg(0)))]), c.recv.type)
+    return Val(S.case([(S.not_null(c.arg(0)), _without(c, c.arg(0)))]), c.recv.type)
 
 
 @method("unset", ("map",), ("string",))

@@ -9,7 +9,6 @@ from decimal import Decimal, InvalidOperation
 from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
-from clinker_sql.cxl import sqlx as X
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import Fault, Val, coerce, error
 from clinker_sql.cxl.registry import ANY, METHODS, Builtin, Call, method, saturating_int, \
@@ -22,7 +21,7 @@ def conversion_fault(recv: Val, value: exp.Expression, target: str) -> Fault:
     text = to_text(recv.sql, recv.type)
     message = S.fn("concat", S.string("conversion failed: cannot convert '"), text,
                    S.string(f"' to {target}"))
-    return Fault(X.and_(X.not_null(recv.sql), X.is_null(value)), message, text)
+    return Fault(S.and_(S.not_null(recv.sql), S.is_null(value)), message, text)
 
 
 def _rlike(x: exp.Expression, pattern: str) -> exp.Expression:
@@ -40,7 +39,7 @@ def _int_value(c: Call, lenient: bool) -> exp.Expression:
     if k == "decimal" and not lenient:  # truncates toward zero; out of range fails
         return S.try_cast(r, "BIGINT")
     if k == "bool":
-        return S.case([(r, S.bigint(1))], S.case([(X.not_null(r), S.bigint(0))]))
+        return S.case([(r, S.bigint(1))], S.case([(S.not_null(r), S.bigint(0))]))
     return typed_null(T.INT)  # try_int on a Decimal, and every other type
 
 
@@ -178,17 +177,17 @@ def _to_string(c: Call) -> Val:
 # ---- introspection (a null receiver is allowed) -----------------------------------------------
 @method("is_null", ANY)
 def _is_null(c: Call) -> Val:
-    return Val(X.is_null(c.recv.sql), T.BOOL)
+    return Val(S.is_null(c.recv.sql), T.BOOL)
 
 
 @method("is_empty", ANY)
 def _is_empty(c: Call) -> Val:
     r, k = c.recv.sql, c.recv.type.kind
     if k == "string":
-        return Val(X.or_(X.is_null(r), X.eq(r, S.string(""))), T.BOOL)
+        return Val(S.or_(S.is_null(r), S.eq(r, S.string(""))), T.BOOL)
     if k == "array":
-        return Val(X.or_(X.is_null(r), X.eq(S.fn("size", r), S.small_int(0))), T.BOOL)
-    return Val(X.is_null(r), T.BOOL)  # an empty map is not empty
+        return Val(S.or_(S.is_null(r), S.eq(S.fn("size", r), S.small_int(0))), T.BOOL)
+    return Val(S.is_null(r), T.BOOL)  # an empty map is not empty
 
 
 @method("catch", ANY, ("any",))
@@ -211,4 +210,4 @@ def _type_of(c: Call) -> Val:
     if name == "any":
         raise error("CS001", "type_of() on a value whose type is only known at run time",
                     c.node)
-    return Val(S.case([(X.is_null(c.recv.sql), S.string("null"))], S.string(name)), T.STRING)
+    return Val(S.case([(S.is_null(c.recv.sql), S.string("null"))], S.string(name)), T.STRING)

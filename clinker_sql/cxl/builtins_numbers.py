@@ -6,7 +6,6 @@ from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.cxl import ast as a
-from clinker_sql.cxl import sqlx as X
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import Val, coerce, error
 from clinker_sql.cxl.registry import (DATES, NUM, Call, gt, int_arg, lt, method,
@@ -18,7 +17,7 @@ from clinker_sql.cxl.registry import (DATES, NUM, Call, gt, int_arg, lt, method,
 def _abs(c: Call) -> Val:
     r = c.recv.sql
     if c.recv.type.kind == "int":  # i64::MIN.abs() wraps to MIN in Clinker's release build
-        return Val(S.case([(X.eq(r, S.bigint(S.INT64_MIN)), r)], S.fn("abs", r)), T.INT)
+        return Val(S.case([(S.eq(r, S.bigint(S.INT64_MIN)), r)], S.fn("abs", r)), T.INT)
     if c.recv.type.kind == "null":
         return Val(typed_null(T.INT), T.INT)
     return Val(S.fn("abs", r), c.recv.type)
@@ -76,9 +75,9 @@ def _round(c: Call, int_gives_null: bool) -> Val:
 
     def build(x: exp.Expression) -> exp.Expression:
         factor = S.fn("power", S.double(10.0), n)
-        rounded = S.fn("round", exp.Mul(this=X.paren(x), expression=factor), S.small_int(0))
-        return S.case([(X.is_null(x), S.null()),
-                       (X.eq(factor, S.double(0.0)), S.cast(S.string("NaN"), "DOUBLE"))],
+        rounded = S.fn("round", exp.Mul(this=S.paren(x), expression=factor), S.small_int(0))
+        return S.case([(S.is_null(x), S.null()),
+                       (S.eq(factor, S.double(0.0)), S.cast(S.string("NaN"), "DOUBLE"))],
                       exp.Div(this=rounded, expression=factor))
     return Val(share(c.lowerer, r, build), T.FLOAT)
 
@@ -103,7 +102,7 @@ def _order(a: Val, b: Val, op) -> exp.Expression:
     cond = op(a.sql, b.sql)
     if "float" in kinds:  # NaN is unordered in Rust; Spark sorts it above everything
         nan = [S.fn("isnan", S.cast(v.sql, "DOUBLE")) for v in (a, b)]
-        cond = X.and_(cond, X.not_(X.or_(*nan)))
+        cond = S.and_(cond, S.not_(S.or_(*nan)))
     return S.is_true(cond)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
-from clinker_sql.cxl import sqlx as X
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import Fault, Val
 from clinker_sql.cxl.registry import (ANY, STR, Call, gt, int_arg, lam, method, share, simple,
@@ -57,10 +56,10 @@ def _replace(c: Call) -> Val:
 
     def build(r: exp.Expression) -> exp.Expression:
         # Rust: an empty pattern inserts the replacement around every character.
-        around = S.case([(X.eq(r, S.string("")), to)],
+        around = S.case([(S.eq(r, S.string("")), to)],
                         S.fn("concat", to, S.fn("array_join", S.fn("split", r, S.string("")),
                                                 to), to))
-        return S.case([(X.eq(f, S.string("")), around)], S.fn("replace", r, f, to))
+        return S.case([(S.eq(f, S.string("")), around)], S.fn("replace", r, f, to))
     return Val(share(c.lowerer, c.recv.sql, build), T.STRING)
 
 
@@ -114,7 +113,7 @@ def _pad(c: Call, spark: str) -> Val:
 
     def build(s: exp.Expression) -> exp.Expression:
         chars, total = parts(s)
-        return S.case([(X.not_(S.is_true(exp.GTE(this=w, expression=S.bigint(0)))), S.null()),
+        return S.case([(S.not_(S.is_true(exp.GTE(this=w, expression=S.bigint(0)))), S.null()),
                        (exp.LTE(this=w, expression=chars), s),
                        (gt(total, S.bigint(_MAX_STRING)), S.null())],
                       S.fn(spark, s, S.cast(w, "INT"), fill))
@@ -133,7 +132,7 @@ def _repeat(c: Call) -> Val:
     total = S.fn("coalesce", S.fn("try_multiply", S.cast(S.fn("octet_length", c.recv.sql),
                                                           "BIGINT"), n),
                  S.bigint(S.INT64_MAX))
-    value = S.case([(X.not_(S.is_true(exp.GTE(this=n, expression=S.bigint(0)))), S.null()),
+    value = S.case([(S.not_(S.is_true(exp.GTE(this=n, expression=S.bigint(0)))), S.null()),
                     (gt(total, S.bigint(_MAX_STRING)), S.null())],
                    S.fn("repeat", c.recv.sql, to_int32(n)))
     fault = _too_large(S.case([(S.is_true(exp.GTE(this=n, expression=S.bigint(0))), total)]))
@@ -155,10 +154,10 @@ def _split(c: Call) -> Val:
 
     def build(s: exp.Expression) -> exp.Expression:
         # Rust: splitting on "" yields ["", each character..., ""].
-        chars = S.case([(X.eq(s, S.string("")), S.fn("array", S.string(""), S.string("")))],
+        chars = S.case([(S.eq(s, S.string("")), S.fn("array", S.string(""), S.string("")))],
                        S.fn("concat", S.fn("array", S.string("")), S.fn("split", s, S.string("")),
                             S.fn("array", S.string(""))))
-        return S.case([(X.eq(d, S.string("")), chars)],
+        return S.case([(S.eq(d, S.string("")), chars)],
                       S.fn("split", s, _quote_regex(d), S.small_int(-1)))
     return Val(share(c.lowerer, c.recv.sql, build), T.array_of(T.STRING))
 
@@ -249,7 +248,7 @@ def _capture(c: Call) -> Val:
     def build(s: exp.Expression) -> exp.Expression:
         if group_sql is None:
             return extract(s, candidates[0])
-        return S.case([(X.eq(group_sql, S.bigint(g)), extract(s, g)) for g in candidates],
+        return S.case([(S.eq(group_sql, S.bigint(g)), extract(s, g)) for g in candidates],
                       typed_null(T.STRING))
     return Val(share(c.lowerer, c.recv.sql, build), T.STRING)
 
@@ -265,7 +264,7 @@ def _components(c: Call, build) -> Val:
             i = c.lowerer.fresh("p")
             idx = S.fn("filter", S.fn("sequence", S.small_int(0),
                                       exp.Sub(this=S.fn("size", sv), expression=S.small_int(1))),
-                       lam(X.not_(exp.In(this=S.fn("get", sv, S.col(i)),
+                       lam(S.not_(exp.In(this=S.fn("get", sv, S.col(i)),
                                          expressions=[S.string(""), S.string(".")])), i))
             return share(c.lowerer, idx, lambda iv: build(p, sv, iv))
         return share(c.lowerer, segs, inner)
@@ -278,7 +277,7 @@ def _nth_from_end(arr: exp.Expression, k: int) -> exp.Expression:
 
 def _file_name(p, segs, idx) -> exp.Expression:
     last = S.fn("get", segs, _nth_from_end(idx, 1))
-    return S.case([(X.eq(last, S.string("..")), S.null())], last)
+    return S.case([(S.eq(last, S.string("..")), S.null())], last)
 
 
 @method("file_name", STR)
@@ -312,15 +311,15 @@ def _parent(p, segs, idx) -> exp.Expression:
     n = S.fn("size", idx)
     prev = _nth_from_end(idx, 2)
     rooted = S.fn("startswith", p, S.string("/"))
-    cur_dir = X.or_(X.eq(p, S.string(".")), S.fn("startswith", p, S.string("./")))
+    cur_dir = S.or_(S.eq(p, S.string(".")), S.fn("startswith", p, S.string("./")))
     one = S.case([(rooted, S.string("/")), (cur_dir, S.string("."))], S.string(""))
     return S.case([(gt(n, S.small_int(1)),
                     S.fn("array_join", S.fn("slice", segs, S.small_int(1),
                                             exp.Add(this=prev, expression=S.small_int(1))),
                          S.string("/"))),
-                   (X.eq(n, S.small_int(1)), one),
+                   (S.eq(n, S.small_int(1)), one),
                    # no body component: `.` has the parent "", `/` and "" have none
-                   (X.and_(X.not_(rooted), cur_dir), S.string(""))])
+                   (S.and_(S.not_(rooted), cur_dir), S.string(""))])
 
 
 @method("parent", STR)
@@ -332,7 +331,7 @@ def _parent_m(c: Call) -> Val:
 def _parent_name(c: Call) -> Val:
     def build(p, segs, idx):
         name = S.fn("get", segs, _nth_from_end(idx, 2))
-        return S.case([(X.and_(gt(S.fn("size", idx), S.small_int(1)),
-                               X.not_(X.eq(name, S.string("..")))), name)])
+        return S.case([(S.and_(gt(S.fn("size", idx), S.small_int(1)),
+                               S.not_(S.eq(name, S.string("..")))), name)])
     return _components(c, build)
 

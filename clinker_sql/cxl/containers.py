@@ -14,7 +14,6 @@ from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.cxl import ast as a
-from clinker_sql.cxl import sqlx as X
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import Fault, Val, coerce, error, guard_all
 from clinker_sql.cxl.registry import lam, typed_null
@@ -37,7 +36,7 @@ def element_faults(lw: Lowerer, arr: exp.Expression, var: str, faults: tuple[Fau
     value = S.case([(S.is_true(f.cond), f.value if f.value is not None else S.null())
                     for f in faults])
     if upto is not None:
-        reached = S.fn("coalesce", exp.LTE(this=S.col(idx), expression=X.paren(upto)),
+        reached = S.fn("coalesce", exp.LTE(this=S.col(idx), expression=S.paren(upto)),
                        S.boolean(True))
         message = S.case([(reached, message)])
         value = S.case([(reached, value)])
@@ -45,9 +44,9 @@ def element_faults(lw: Lowerer, arr: exp.Expression, var: str, faults: tuple[Fau
                  S.cast(value, "STRING"))
     s = lw.fresh("f")
     failing = S.fn("filter", S.fn("transform", arr, lam(entry, var, idx)),
-                   lam(X.not_null(exp.Dot(this=S.col(s), expression=S.ident("m"))), s))
+                   lam(S.not_null(exp.Dot(this=S.col(s), expression=S.ident("m"))), s))
     first = S.fn("get", failing, S.small_int(0))
-    return (Fault(X.not_null(first), exp.Dot(this=first.copy(), expression=S.ident("m")),
+    return (Fault(S.not_null(first), exp.Dot(this=first.copy(), expression=S.ident("m")),
                   exp.Dot(this=first.copy(), expression=S.ident("v")), faults[0].category),)
 
 
@@ -135,9 +134,9 @@ def map_literal(lw: Lowerer, e: a.MapLit) -> Val:
                         checks.append(S.boolean(False))
                         break
                     if prev_text is None:
-                        dup = S.is_true(X.eq(prev_sql, decoded_sql))
+                        dup = S.is_true(S.eq(prev_sql, decoded_sql))
                         faults.append(Fault(dup, S.string(f"duplicate map key '{decoded}'")))
-                        checks.append(X.not_(dup))
+                        checks.append(S.not_(dup))
             seen.append((decoded_sql, decoded))
             key_sql: exp.Expression = S.string(text)
         else:
@@ -147,16 +146,16 @@ def map_literal(lw: Lowerer, e: a.MapLit) -> Val:
                             "convert the key explicitly with `.to_string()`")
             faults.extend(k.faults)
             key_sql = k.sql
-            null_key = X.is_null(k.sql)
+            null_key = S.is_null(k.sql)
             faults.append(Fault(null_key, S.string(
                 "type mismatch: expected non-null String map key, got null")))
-            checks.append(X.not_null(k.sql))
+            checks.append(S.not_null(k.sql))
             escaped = S.fn("startswith", k.sql, S.string("\\"))
             rest = S.fn("substring", k.sql, S.small_int(2))
-            canonical = X.or_(S.fn("startswith", rest, S.string("@")),
-                              X.eq(rest, S.string("#text")),
+            canonical = S.or_(S.fn("startswith", rest, S.string("@")),
+                              S.eq(rest, S.string("#text")),
                               S.fn("startswith", rest, S.string("\\")))
-            bad = S.is_true(X.and_(escaped, X.not_(canonical)))
+            bad = S.is_true(S.and_(escaped, S.not_(canonical)))
             dbg = S.fn("concat", S.string('"'), S.fn("replace", S.fn("replace", k.sql,
                        S.string("\\"), S.string("\\\\")), S.string('"'), S.string('\\"')),
                        S.string('"'))
@@ -164,13 +163,13 @@ def map_literal(lw: Lowerer, e: a.MapLit) -> Val:
                                           S.string(": non-canonical nested key escape in "),
                                           dbg, S.string(_ESCAPE_TAIL)),
                                 k.sql))
-            checks.append(X.not_(bad))
+            checks.append(S.not_(bad))
             decoded_sql = S.case([(escaped, rest)], k.sql)
             for prev_sql, _prev in seen:
-                dup = S.is_true(X.eq(prev_sql, decoded_sql))
+                dup = S.is_true(S.eq(prev_sql, decoded_sql))
                 faults.append(Fault(dup, S.fn("concat", S.string("duplicate map key '"),
                                               decoded_sql, S.string("'"))))
-                checks.append(X.not_(dup))
+                checks.append(S.not_(dup))
             seen.append((decoded_sql, None))
         v = lw.lower(value_node)
         faults.extend(v.faults)
@@ -188,7 +187,7 @@ def map_literal(lw: Lowerer, e: a.MapLit) -> Val:
     if t.kind == "null":
         value = S.cast(value, T.spark_type_sql(vt))
     if checks:
-        value = S.case([(X.and_(*checks), value)], typed_null(vt))
+        value = S.case([(S.and_(*checks), value)], typed_null(vt))
     return Val(value, vt, tuple(faults))
 
 
@@ -196,7 +195,7 @@ def map_literal(lw: Lowerer, e: a.MapLit) -> Val:
 def index(lw: Lowerer, e: a.Index) -> Val:
     target = lw.lower(e.target)
     idx = lw.lower(e.index)
-    faults = target.faults + guard_all(idx.faults, X.not_null(target.sql))
+    faults = target.faults + guard_all(idx.faults, S.not_null(target.sql))
     tk, ik = target.type.kind, idx.type.kind
     if tk == "array" and ik in ("int", "null", "any"):
         t = elem_type(target.type)
@@ -237,13 +236,13 @@ def comprehension(lw: Lowerer, e: a.Comprehension) -> Val:
     if pred is not None and pred.type.kind not in ("bool", "any"):
         raise error("E200", f"array-comprehension predicate must be Bool, got {pred.type}",
                     e.predicate or e, "use an explicit boolean comparison")
-    source_null = Fault(X.is_null(src.sql), S.string(
+    source_null = Fault(S.is_null(src.sql), S.string(
         "type mismatch: expected Array comprehension source, got null"))
     per_elem: list[Fault] = []
     kept: exp.Expression = S.boolean(True)
     if pred is not None:
         per_elem += list(pred.faults)
-        per_elem.append(Fault(X.is_null(pred.sql), S.string(
+        per_elem.append(Fault(S.is_null(pred.sql), S.string(
             "type mismatch: expected Bool comprehension predicate, got null")))
         kept = S.is_true(pred.sql)
     per_elem += list(guard_all(item.faults, kept if pred is not None else None))

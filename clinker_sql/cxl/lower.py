@@ -19,7 +19,6 @@ from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.cxl import ast as a
-from clinker_sql.cxl import sqlx as X
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.errors import CxlError
 from clinker_sql.cxl.types import CxlType
@@ -41,7 +40,7 @@ class Fault:
     def guarded(self, guard: exp.Expression | None) -> Fault:
         if guard is None:
             return self
-        return replace(self, cond=X.and_(guard, self.cond))
+        return replace(self, cond=S.and_(guard, self.cond))
 
 
 @dataclass(frozen=True)
@@ -172,15 +171,15 @@ class Lowerer:
         if e.op == "not":
             if v.type.kind not in ("bool", "any", "null"):
                 raise error("E200", f"`not` needs a bool operand, found {v.type}", e)
-            return Val(X.not_(v.sql), T.BOOL, v.faults)
+            return Val(S.not_(v.sql), T.BOOL, v.faults)
         if v.type.kind == "int":
-            overflow = X.eq(v.sql, S.bigint(S.INT64_MIN))
-            value = S.case([(overflow, S.null())], exp.Neg(this=X.paren(v.sql)))
+            overflow = S.eq(v.sql, S.bigint(S.INT64_MIN))
+            value = S.case([(overflow, S.null())], exp.Neg(this=S.paren(v.sql)))
             fault = Fault(S.is_true(overflow),
                           S.string("integer overflow in negation operation"))
             return Val(value, T.INT, v.faults + (fault,))
         if v.type.kind in ("float", "decimal"):
-            return Val(exp.Neg(this=X.paren(v.sql)), v.type, v.faults)
+            return Val(exp.Neg(this=S.paren(v.sql)), v.type, v.faults)
         if v.type.kind in ("null", "any"):
             return Val(S.null(), v.type, v.faults)
         raise error("E200", f"unary `-` needs a number, found {v.type}", e)
@@ -197,7 +196,7 @@ class Lowerer:
             if t is None:
                 raise error("E200", f"`??` operands have incompatible types {left.type} and "
                             f"{right.type}", e)
-            faults = left.faults + guard_all(right.faults, X.is_null(left.sql))
+            faults = left.faults + guard_all(right.faults, S.is_null(left.sql))
             return Val(S.fn("coalesce", coerce(left, t).sql, coerce(right, t).sql), t, faults)
         left, right = self.lower(e.left), self.lower(e.right)
         if e.op in ("==", "!="):
@@ -219,7 +218,7 @@ class Lowerer:
                         f"{other.type}", e)
         taken = S.is_true(cond.sql)
         faults = (cond.faults + guard_all(then.faults, taken)
-                  + guard_all(other.faults, X.not_(taken)))
+                  + guard_all(other.faults, S.not_(taken)))
         value = S.case([(taken, coerce(then, t).sql)], coerce(other, t).sql)
         return Val(value, t, faults)
 
@@ -239,16 +238,16 @@ class Lowerer:
             pat = self.lower(arm.pattern)
             faults.extend(guard_all(pat.faults, no_earlier))
             if subject is not None:
-                cond = X.null_safe_eq(subject.sql, pat.sql)
+                cond = S.null_safe_eq(subject.sql, pat.sql)
             else:
                 if pat.type.kind not in ("bool", "any", "null"):
                     raise error("E200", f"a match condition must be bool, found {pat.type}",
                                 arm.pattern)
                 cond = S.is_true(pat.sql)
             result = self.lower(arm.result)
-            faults.extend(guard_all(result.faults, X.and_(no_earlier, cond)))
+            faults.extend(guard_all(result.faults, S.and_(no_earlier, cond)))
             whens.append((cond, result))
-            no_earlier = X.and_(no_earlier, X.not_(cond))
+            no_earlier = S.and_(no_earlier, S.not_(cond))
         assert default is not None
         t = default.type
         for _, r in whens:

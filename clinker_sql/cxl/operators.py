@@ -8,7 +8,6 @@ from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.cxl import ast as a
-from clinker_sql.cxl import sqlx as X
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import Fault, Val, coerce, error, guard_all
 
@@ -30,9 +29,9 @@ def logical(lw: Lowerer, e: a.Binary) -> Val:
             raise error("E200", f"`{e.op}` needs bool operands; the {side} one is {v.type}", e)
     # Short-circuit: `false and x` and `true or x` never evaluate x.
     stop = S.boolean(e.op == "or")
-    evaluated = X.not_(X.null_safe_eq(left.sql, stop))
+    evaluated = S.not_(S.null_safe_eq(left.sql, stop))
     node = exp.And if e.op == "and" else exp.Or
-    value = node(this=X.paren(left.sql), expression=X.paren(right.sql))
+    value = node(this=S.paren(left.sql), expression=S.paren(right.sql))
     return Val(value, T.BOOL, left.faults + guard_all(right.faults, evaluated))
 
 
@@ -41,19 +40,19 @@ def equality(e: a.Binary, left: Val, right: Val) -> Val:
     lt, rt = left.type, right.type
     if {lt.kind, rt.kind} & {"array", "map"}:
         # values_equal: arrays and maps never equal anything; two nulls are equal.
-        both_null = X.and_(X.is_null(left.sql), X.is_null(right.sql))
-        return Val(both_null if e.op == "==" else X.not_(both_null), T.BOOL, faults)
+        both_null = S.and_(S.is_null(left.sql), S.is_null(right.sql))
+        return Val(both_null if e.op == "==" else S.not_(both_null), T.BOOL, faults)
     comparable = (T.unify(lt, rt) is not None and not ({lt.kind, rt.kind} == {"float", "decimal"}))
     if not comparable:
         # Different types are never equal (spec §4.2).
         value: exp.Expression = S.boolean(e.op == "!=")
         return Val(value, T.BOOL, faults)
-    same = X.null_safe_eq(left.sql, right.sql)
+    same = S.null_safe_eq(left.sql, right.sql)
     if "float" in (lt.kind, rt.kind):
         # IEEE: NaN equals nothing, unlike Spark's NaN = NaN.
-        same = X.and_(same, S.fn("coalesce", X.not_(S.fn("isnan", _as_double(left))),
+        same = S.and_(same, S.fn("coalesce", S.not_(S.fn("isnan", _as_double(left))),
                                  S.boolean(True)))
-    value = same if e.op == "==" else X.not_(same)
+    value = same if e.op == "==" else S.not_(same)
     return Val(value, T.BOOL, faults)
 
 
@@ -69,9 +68,9 @@ def ordering(e: a.Binary, left: Val, right: Val) -> Val:
             return Val(S.boolean(False), T.BOOL, faults)
         raise error("E200", f"cannot compare {left.type} with {right.type}", e)
     node = _ORDER[e.op]
-    value = node(this=X.paren(left.sql), expression=X.paren(right.sql))
+    value = node(this=S.paren(left.sql), expression=S.paren(right.sql))
     if "float" in (lt, rt):
-        nan = X.or_(S.fn("isnan", _as_double(left)), S.fn("isnan", _as_double(right)))
+        nan = S.or_(S.fn("isnan", _as_double(left)), S.fn("isnan", _as_double(right)))
         value = S.case([(S.is_true(nan), S.boolean(False))], value)
     return Val(value, T.BOOL, faults)
 
@@ -104,19 +103,19 @@ def arithmetic(e: a.Binary, left: Val, right: Val) -> Val:
 
 def _int_arith(op: str, left: Val, right: Val, faults: tuple[Fault, ...]) -> Val:
     a_, b_ = left.sql, right.sql
-    both = X.and_(X.not_null(a_), X.not_null(b_))
+    both = S.and_(S.not_null(a_), S.not_null(b_))
     overflow = S.string(f"integer overflow in {_OP_NAMES[op]} operation")
     if op in _TRY:
         value = S.fn(_TRY[op], a_, b_)
-        fault = Fault(X.and_(both, X.is_null(value)), overflow)
+        fault = Fault(S.and_(both, S.is_null(value)), overflow)
         return Val(value, T.INT, faults + (fault,))
-    zero = S.is_true(X.eq(b_, S.bigint(0)))
-    min_neg = S.is_true(X.and_(X.eq(a_, S.bigint(S.INT64_MIN)), X.eq(b_, S.bigint(-1))))
+    zero = S.is_true(S.eq(b_, S.bigint(0)))
+    min_neg = S.is_true(S.and_(S.eq(a_, S.bigint(S.INT64_MIN)), S.eq(b_, S.bigint(-1))))
     if op == "/":
-        compute: exp.Expression = exp.IntDiv(this=X.paren(a_), expression=X.paren(b_))
+        compute: exp.Expression = exp.IntDiv(this=S.paren(a_), expression=S.paren(b_))
     else:
-        compute = exp.Mod(this=X.paren(a_), expression=X.paren(b_))
-    value = S.case([(X.or_(zero, min_neg), S.null())], compute)
+        compute = exp.Mod(this=S.paren(a_), expression=S.paren(b_))
+    value = S.case([(S.or_(zero, min_neg), S.null())], compute)
     return Val(value, T.INT, faults + (Fault(zero, S.string("division by zero")),
                                        Fault(min_neg, overflow)))
 
@@ -124,13 +123,13 @@ def _int_arith(op: str, left: Val, right: Val, faults: tuple[Fault, ...]) -> Val
 def _float_arith(op: str, left: Val, right: Val, faults: tuple[Fault, ...]) -> Val:
     a_, b_ = left.sql, right.sql
     node = _ARITH[op]
-    compute = node(this=X.paren(a_), expression=X.paren(b_))
+    compute = node(this=S.paren(a_), expression=S.paren(b_))
     if op == "/":
-        zero = S.is_true(X.eq(b_, S.double(0.0)))
+        zero = S.is_true(S.eq(b_, S.double(0.0)))
         value = S.case([(zero, S.null())], compute)
         return Val(value, T.FLOAT, faults + (Fault(zero, S.string("division by zero")),))
     if op == "%":
-        zero = S.is_true(X.eq(b_, S.double(0.0)))
+        zero = S.is_true(S.eq(b_, S.double(0.0)))
         return Val(S.case([(zero, S.cast(S.string("NaN"), "DOUBLE"))], compute), T.FLOAT,
                    faults)
     return Val(compute, T.FLOAT, faults)
@@ -140,14 +139,14 @@ def _decimal_arith(op: str, left: Val, right: Val, faults: tuple[Fault, ...]) ->
     a_, b_ = left.sql, right.sql
     t = T.decimal(38, max(left.type.scale if left.type.kind == "decimal" else 0,
                           right.type.scale if right.type.kind == "decimal" else 0))
-    both = X.and_(X.not_null(a_), X.not_null(b_))
+    both = S.and_(S.not_null(a_), S.not_null(b_))
     overflow = S.string("integer overflow in decimal operation")
     if op in _TRY:
         value = S.fn(_TRY[op], a_, b_)
-        return Val(value, t, faults + (Fault(X.and_(both, X.is_null(value)), overflow),))
-    zero = S.is_true(X.eq(b_, S.small_int(0)))
+        return Val(value, t, faults + (Fault(S.and_(both, S.is_null(value)), overflow),))
+    zero = S.is_true(S.eq(b_, S.small_int(0)))
     compute = S.fn("try_divide", a_, b_) if op == "/" else S.fn("try_mod", a_, b_)
     value = S.case([(zero, S.null())], compute)
     return Val(value, t, faults + (Fault(zero, S.string("division by zero")),
-                                   Fault(X.and_(both, X.not_(zero), X.is_null(compute)),
+                                   Fault(S.and_(both, S.not_(zero), S.is_null(compute)),
                                          overflow)))

@@ -12,7 +12,6 @@ from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.cxl import ast as a
-from clinker_sql.cxl import sqlx as X
 from clinker_sql.cxl.errors import CxlError
 from clinker_sql.cxl.lower import Fault, Lowerer, Scope, Val, error, guard_all
 from clinker_sql.cxl.parser import parse_expression, parse_program
@@ -58,7 +57,7 @@ def lower_program(text: str, scope: Scope) -> LoweredProgram:
             if v.type.kind not in ("bool", "any", "null"):
                 raise error("E200", f"filter needs a bool condition, found {v.type}", stmt)
             add(v.faults)
-            out.keep = X.and_(out.keep, S.is_true(v.sql))
+            out.keep = S.and_(out.keep, S.is_true(v.sql))
         elif isinstance(stmt, a.ExprStmt):
             add(lw.lower(stmt.expr).faults)
         elif isinstance(stmt, a.Trace):

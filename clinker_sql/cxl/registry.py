@@ -17,7 +17,6 @@ from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.cxl import ast as a
-from clinker_sql.cxl import sqlx as X
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import Val, error
 
@@ -53,7 +52,7 @@ class Call:
         """`value` where the receiver is not null, else NULL (spec §5)."""
         if _never_null(self.recv.sql):
             return value
-        return S.case([(X.not_null(self.recv.sql), value)])
+        return S.case([(S.not_null(self.recv.sql), value)])
 
 
 Handler = Callable[[Call], Val]
@@ -134,11 +133,11 @@ def to_int32(x: exp.Expression) -> exp.Expression:
 
 
 def lt(x: exp.Expression, y: exp.Expression) -> exp.Expression:
-    return exp.LT(this=X.paren(x), expression=X.paren(y))
+    return exp.LT(this=S.paren(x), expression=S.paren(y))
 
 
 def gt(x: exp.Expression, y: exp.Expression) -> exp.Expression:
-    return exp.GT(this=X.paren(x), expression=X.paren(y))
+    return exp.GT(this=S.paren(x), expression=S.paren(y))
 
 
 def _never_null(e: exp.Expression) -> bool:

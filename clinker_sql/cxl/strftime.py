@@ -14,7 +14,6 @@ from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.cxl import ast as a
-from clinker_sql.cxl import sqlx as X
 from clinker_sql.cxl.lower import error
 
 # ---- parsing ----------------------------------------------------------------------------------
@@ -179,8 +178,8 @@ def _fraction(x: exp.Expression, spec: str) -> exp.Expression:
     if spec == "f":
         return digits["9"]
     if spec == ".f":
-        return S.case([(X.eq(micros, S.string("000000")), S.string("")),
-                       (X.eq(S.fn("substring", micros, S.small_int(4), S.small_int(3)),
+        return S.case([(S.eq(micros, S.string("000000")), S.string("")),
+                       (S.eq(S.fn("substring", micros, S.small_int(4), S.small_int(3)),
                              S.string("000")), S.fn("concat", S.string("."), digits["3"]))],
                       S.fn("concat", S.string("."), micros))
     body = digits[spec[-2]]

@@ -9,7 +9,6 @@ from __future__ import annotations
 from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
-from clinker_sql.cxl import sqlx as X
 from clinker_sql.cxl.types import CxlType
 
 
@@ -27,12 +26,12 @@ def float_text(x: exp.Expression) -> exp.Expression:
                    S.fn("regexp_replace", tiers, S.string(r"(\.[0-9]*?)0+$"), S.string("$1")),
                    S.string(r"\.$"), S.string(""))
     return S.case([
-        (X.is_null(x), S.cast(S.null(), "STRING")),
+        (S.is_null(x), S.cast(S.null(), "STRING")),
         (S.fn("isnan", x), S.string("NaN")),
-        (X.eq(x, S.cast(S.string("Infinity"), "DOUBLE")), S.string("inf")),
-        (X.eq(x, S.cast(S.string("-Infinity"), "DOUBLE")), S.string("-inf")),
-        (X.eq(x, S.double(0.0)),
-         S.case([(X.eq(as_str, S.string("-0.0")), S.string("-0"))], S.string("0"))),
+        (S.eq(x, S.cast(S.string("Infinity"), "DOUBLE")), S.string("inf")),
+        (S.eq(x, S.cast(S.string("-Infinity"), "DOUBLE")), S.string("-inf")),
+        (S.eq(x, S.double(0.0)),
+         S.case([(S.eq(as_str, S.string("-0.0")), S.string("-0"))], S.string("0"))),
     ], S.fn("coalesce", trimmed, as_str))
 
 
@@ -40,8 +39,8 @@ def datetime_text(x: exp.Expression, separator: str) -> exp.Expression:
     base = S.fn("date_format", x, S.string(f"yyyy-MM-dd'{separator}'HH:mm:ss"))
     frac = S.fn("date_format", x, S.string("SSSSSS"))
     millis = S.fn("substring", frac, S.small_int(1), S.small_int(3))
-    tail = S.case([(X.eq(frac, S.string("000000")), S.string("")),
-                   (X.eq(S.fn("substring", frac, S.small_int(4), S.small_int(3)),
+    tail = S.case([(S.eq(frac, S.string("000000")), S.string("")),
+                   (S.eq(S.fn("substring", frac, S.small_int(4), S.small_int(3)),
                          S.string("000")), S.fn("concat", S.string("."), millis))],
                   S.fn("concat", S.string("."), frac))
     return S.fn("concat", base, tail)
@@ -60,7 +59,7 @@ def to_text(x: exp.Expression, t: CxlType) -> exp.Expression:
         lam = exp.Lambda(this=S.fn("coalesce", to_text(S.col("e"), elem), S.string("")),
                          expressions=[S.ident("e")])
         inner = S.fn("array_join", S.fn("transform", x, lam), S.string(", "), S.string(""))
-        return S.case([(X.not_null(x), S.fn("concat", S.string("["), inner, S.string("]")))])
+        return S.case([(S.not_null(x), S.fn("concat", S.string("["), inner, S.string("]")))])
     if k == "map":  # {k: v, k2: v2}, a null value printed as nothing
         elem = t.elem or CxlType("string")
         entry = S.col("e")
@@ -71,7 +70,7 @@ def to_text(x: exp.Expression, t: CxlType) -> exp.Expression:
                          expressions=[S.ident("e")])
         inner = S.fn("array_join", S.fn("transform", S.fn("map_entries", x), lam),
                      S.string(", "))
-        return S.case([(X.not_null(x), S.fn("concat", S.string("{"), inner, S.string("}")))])
+        return S.case([(S.not_null(x), S.fn("concat", S.string("{"), inner, S.string("}")))])
     return S.cast(x, "STRING")
 
 

@@ -127,9 +127,11 @@ def test_output_is_the_older_spelling_of_sink():
     assert [w.code for w in compiled.warnings] == ["W001"]
 
 
-def test_best_effort_is_rejected_with_a_hint():
-    d = diagnose(GOOD + "error_handling:\n  strategy: best_effort\n")
-    assert d.code == "E000" and "continue" in d.hint
+def test_best_effort_is_the_older_spelling_of_continue():
+    text = GOOD + "error_handling:\n  strategy: best_effort\n  dlq:\n    path: ./dlq.csv\n"
+    compiled = compile_pipeline(parse_pipeline(text, "p.yaml"))
+    assert compiled.strategy == "continue"
+    assert [w.code for w in compiled.warnings] == ["W003"]
 
 
 def test_continue_needs_a_dlq():
