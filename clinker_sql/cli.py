@@ -3,6 +3,7 @@ diagnostic and exit with Clinker's exit code; never a traceback."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -27,6 +28,13 @@ def _guard(fn):
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(130)
+    except Exception as exc:  # noqa: BLE001 - a bug in clinker-sql, not a user mistake
+        if os.environ.get("CLINKER_SQL_DEBUG"):
+            raise
+        click.echo(f"error[CS999]: internal error in clinker-sql: {type(exc).__name__}: {exc}\n"
+                   "  = hint: this is a bug; rerun with CLINKER_SQL_DEBUG=1 for the traceback "
+                   "and report it", err=True)
+        sys.exit(EXIT_CONFIG)
 
 
 _PIPELINE = click.argument("pipeline", type=click.Path(dir_okay=False, path_type=Path))
