@@ -11,6 +11,7 @@ from clinker_sql.codegen.compiler import compile_pipeline
 from clinker_sql.codegen.plan import Compiled
 from clinker_sql.config.parse import load_pipeline
 from clinker_sql.runtime.executor import Executor
+from clinker_sql.runtime.thrift import ThriftTarget
 from clinker_sql.runtime.runner import RunResult, run_compiled, write_run_results
 
 
@@ -26,10 +27,19 @@ class Project:
         return write_target(compiled or self.compile(), self.out_dir)
 
     def run(self, executor: Executor | None = None, progress=None,
-            base: Path | None = None) -> RunResult:
+            base: Path | None = None, thrift: ThriftTarget | None = None) -> RunResult:
+        """Run on `executor`, else on a Thrift server (one session, closed afterwards)
+        when `thrift` is given, else on the embedded local Spark."""
         started = time.time()
         compiled = self.compile()
         target = self.write(compiled)
+        if executor is None and thrift is not None:
+            from clinker_sql.runtime.thrift import ThriftExecutor
+
+            with ThriftExecutor(thrift) as session:
+                result = run_compiled(compiled, session, base or Path.cwd(), progress)
+            write_run_results(compiled, result, target, started)
+            return result
         if executor is None:
             from clinker_sql.runtime.local import LocalSparkExecutor
 

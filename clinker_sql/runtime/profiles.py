@@ -1,0 +1,143 @@
+"""Named run targets from a dbt-style profiles file.
+
+```yaml
+# ~/.clinker-sql/profiles.yml
+outputs:
+  dev:
+    type: thrift
+    host: 127.0.0.1
+    port: 10000
+  prod:
+    type: thrift
+    host: spark-thrift.internal
+    port: 10000
+    database: etl
+    user: "{{ env_var('SPARK_USER', 'etl') }}"
+    auth: LDAP
+    password_env: SPARK_PASSWORD        # or: password: "{{ env_var('SPARK_PASSWORD') }}"
+    shared_filesystem: true             # the server sees this machine's paths (shared mount)
+    statement_timeout: 1800
+```
+
+String values may use `{{ env_var('NAME') }}` or `{{ env_var('NAME', 'default') }}`;
+nothing else is templated. Secret values are never printed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from clinker_sql.diagnostics import fail
+from clinker_sql.runtime.thrift import ThriftTarget, _seconds
+
+DEFAULT_PROFILES_DIR = Path("~/.clinker-sql")
+PROFILES_FILE = "profiles.yml"
+
+_ENV_VAR = re.compile(
+    r"\{\{\s*env_var\(\s*(['\"])([A-Za-z_][A-Za-z0-9_]*)\1\s*"
+    r"(?:,\s*(['\"])(.*?)\3\s*)?\)\s*\}\}")
+_KEYS = {"type", "host", "port", "database", "schema", "user", "auth", "password",
+         "password_env", "shared_filesystem", "statement_timeout", "connect_timeout"}
+
+
+def profiles_path(profiles_dir: Path | None = None) -> Path:
+    folder = (profiles_dir or Path(os.environ.get("CLINKER_SQL_PROFILES_DIR", "")
+                                   or DEFAULT_PROFILES_DIR)).expanduser()
+    return folder / PROFILES_FILE
+
+
+def render_env(value: str, where: str) -> str:
+    """Replace every `{{ env_var('X') }}`; a missing variable without default is CS035."""
+    def sub(m: re.Match[str]) -> str:
+        name, default = m.group(2), m.group(4)
+        if name in os.environ:
+            return os.environ[name]
+        if default is not None:
+            return default
+        raise fail("CS035", f"environment variable {name} is not set ({where})")
+    out = _ENV_VAR.sub(sub, value)
+    if "{{" in out and "{{" in _ENV_VAR.sub("", value):
+        raise fail("CS035", f"only {{{{ env_var('NAME') }}}} may be templated ({where})")
+    return out
+
+
+def load_target(name: str, profiles_dir: Path | None = None) -> ThriftTarget:
+    import yaml
+
+    path = profiles_path(profiles_dir)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise fail("CS035", f"unknown target '{name}': there is no profiles file at {path}",
+                   hint="use --target local, --target thrift://host:port, or write "
+                        f"{path} (see the README's 'Running on a cluster')") from None
+    except (OSError, yaml.YAMLError) as exc:
+        raise fail("CS035", f"cannot read {path}: {str(exc).splitlines()[0]}") from None
+    outputs = data.get("outputs") if isinstance(data, dict) else None
+    if not isinstance(outputs, dict):
+        raise fail("CS035", f"{path} has no `outputs:` mapping of named targets")
+    entry = outputs.get(name)
+    if not isinstance(entry, dict):
+        known = ", ".join(sorted(str(k) for k in outputs)) or "none"
+        raise fail("CS035", f"unknown target '{name}' in {path} (known: {known})")
+    return _target(name, entry, path)
+
+
+def _target(name: str, entry: dict[str, Any], path: Path) -> ThriftTarget:
+    where = f"{path}, target {name}"
+    unknown = sorted(str(k) for k in entry if k not in _KEYS)
+    if unknown:
+        raise fail("CS035", f"unknown key '{unknown[0]}' ({where})",
+                   hint=f"known keys: {', '.join(sorted(_KEYS))}")
+    kind = str(entry.get("type", "thrift"))
+    if kind != "thrift":
+        raise fail("CS035", f"target type '{kind}' is not supported; only 'thrift' ({where})")
+
+    def text(key: str) -> str | None:
+        value = entry.get(key)
+        if value is None:
+            return None
+        return render_env(str(value), f"{where}, key {key}")
+
+    host = text("host")
+    if not host:
+        raise fail("CS035", f"`host:` is required ({where})")
+    password = text("password")
+    env_name = text("password_env")
+    if env_name:
+        if password is not None:
+            raise fail("CS035", f"give either password or password_env, not both ({where})")
+        password = password_from_env(env_name, where)
+    kwargs: dict[str, Any] = {"host": host, "name": name, "password": password or None}
+    port = text("port")
+    if port is not None:
+        try:
+            kwargs["port"] = int(port)
+        except ValueError:
+            raise fail("CS035", f"port must be a number ({where})") from None
+    database = text("database") or text("schema")
+    if database:
+        kwargs["database"] = database
+    for key in ("user", "auth"):
+        if text(key):
+            kwargs[key] = text(key)
+    for key in ("statement_timeout", "connect_timeout"):
+        if text(key) is not None:
+            kwargs[key] = _seconds(text(key), f"{key} ({where})")
+    shared = entry.get("shared_filesystem")
+    if shared is not None:
+        kwargs["shared_filesystem"] = render_env(str(shared), where).lower() in (
+            "1", "true", "yes", "on")
+    return ThriftTarget(**kwargs).validate()
+
+
+def password_from_env(name: str, where: str = "--password-env") -> str:
+    value = os.environ.get(name)
+    if not value:
+        raise fail("CS035", f"environment variable {name} is not set or empty ({where})",
+                   hint="export it before the run; the password is never read from the "
+                        "command line")
+    return value

@@ -1,0 +1,46 @@
+"""One local Spark Thrift server for the whole test session, started from the installed
+pyspark exactly as `clinker-sql thrift-server start` does."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+
+def _missing() -> str | None:
+    """Why a Thrift server cannot run here at all, or None."""
+    try:
+        import pyhive.hive  # noqa: F401
+        import thrift_sasl  # noqa: F401
+    except ImportError:
+        return "PyHive is not installed: pip install '.[thrift]' (the dev extra includes it)"
+    from clinker_sql.runtime import thrift_server
+
+    if thrift_server.thriftserver_jar() is None:
+        return "the installed pyspark ships no spark-hive-thriftserver jar"
+    import os
+
+    if not (os.environ.get("JAVA_HOME") or shutil.which("java")):
+        return "no Java runtime to run the Thrift server"
+    return None
+
+
+@pytest.fixture(scope="session")
+def thrift_server(tmp_path_factory):
+    reason = _missing()
+    if reason:
+        pytest.skip(reason)
+    from clinker_sql.runtime import thrift_server
+
+    state_dir = tmp_path_factory.mktemp("thrift-server")
+    state = thrift_server.start(state_dir, timeout=600)
+    try:
+        yield state
+    finally:
+        thrift_server.stop(state_dir)
+
+
+@pytest.fixture(scope="session")
+def thrift_url(thrift_server) -> str:
+    return thrift_server.url
