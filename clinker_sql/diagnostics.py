@@ -92,6 +92,8 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("CS035", "the run target or its profile is invalid",
              hint="see the README's 'Running on a cluster' section"),
     CodeInfo("CS036", "the local Thrift server could not be started or stopped", EXIT_IO),
+    CodeInfo("CS037", "a table sink needs a catalog that outlives the run", EXIT_IO,
+             hint="run it on a Spark Thrift server: --target thrift://host:port"),
     CodeInfo("CS999", "internal error in clinker-sql (a bug)"),
     CodeInfo("CS101", "a CSV record is malformed (wrong number of fields or bad quoting)",
              EXIT_IO, hint="every record must have as many fields as the header"),
