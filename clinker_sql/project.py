@@ -12,7 +12,7 @@ from clinker_sql.codegen.plan import Compiled
 from clinker_sql.config.parse import load_pipeline
 from clinker_sql.runtime.executor import Executor
 from clinker_sql.runtime.thrift import ThriftTarget
-from clinker_sql.runtime.runner import RunResult, run_compiled, write_run_results
+from clinker_sql.runtime.runner import RunResult, preflight, run_compiled, write_run_results
 
 
 @dataclass
@@ -33,6 +33,8 @@ class Project:
         started = time.time()
         compiled = self.compile()
         target = self.write(compiled)
+        if executor is None:  # fail on a bad output before Spark or a server session starts
+            preflight(compiled, base or Path.cwd(), executor_keeps_tables=thrift is not None)
         if executor is None and thrift is not None:
             from clinker_sql.runtime.thrift import ThriftExecutor
 

@@ -74,6 +74,9 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
     name = plan.node.name
     order_by = Sql(", ".join(sql(e) for e in plan.relation.order_by()))
     typed = [(out, S.col(src), t) for out, src, t in plan.columns]
+    if cfg.format == "table":
+        compile_table_write(ctx, plan, input_view, order_by, typed)
+        return
     if cfg.format == "parquet":
         body = render("write_parquet.sql.j2", input=ident(input_view), order_by=order_by,
                       select_list=select_list([(e, n) for n, e, _ in typed]))
@@ -90,6 +93,70 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
                             "delimiter": cfg.delimiter, "json_format": cfg.json_format}))
     ctx.compiled.sinks.append({"name": name, "path": cfg.path, "rows_view": input_view,
                                "format": cfg.format})
+
+
+def compile_table_write(ctx: Context, plan: SinkPlan, input_view: str, order_by: Sql,
+                        typed: list) -> None:
+    """`type: table`: the rows are written to a staging table with their CXL types; the
+    runner swaps it in for the target only once every output of the run is ready
+    (`table_swap_statements`), so readers see the old table or the new one, never a
+    half-written one."""
+    cfg = plan.node.config
+    name = plan.node.name
+    body = render("write_table.sql.j2", input=ident(input_view), order_by=order_by,
+                  select_list=select_list([(e, n) for n, e, _ in typed]))
+    ctx.add(Statement("write", name, name, body,
+                      header=f"sink {name}: write table {cfg.target} (staged as "
+                             f"{'.'.join(staging_table(cfg.table))}, swapped in at the end)",
+                      meta={"format": "table", "table": list(cfg.table),
+                            "staging_table": list(staging_table(cfg.table))}))
+    ctx.compiled.sinks.append({"name": name, "table": cfg.target, "rows_view": input_view,
+                               "format": "table"})
+
+
+def staging_table(parts: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    return (*parts[:-1], f"{parts[-1]}__clinker_staging")
+
+
+def _old_table(parts: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    return (*parts[:-1], f"{parts[-1]}__clinker_old")
+
+
+def table_ref(parts: tuple[str, ...] | list[str]) -> str:
+    """A (possibly qualified) table name, each part quoted by sqlglot."""
+    return ".".join(S.to_sql(exp.to_identifier(p, quoted=True)) for p in parts)
+
+
+def table_create_sql(meta: dict, body: str) -> str:
+    """The write statement of a table sink: CTAS into the staging table."""
+    return f"CREATE TABLE {table_ref(meta['staging_table'])} USING parquet AS\n{body}"
+
+
+def table_prepare_statements(meta: dict) -> list[str]:
+    """Before the write: a staging table left by a crashed run is dropped."""
+    return [f"DROP TABLE IF EXISTS {table_ref(meta['staging_table'])}"]
+
+
+def table_listing_sql(meta: dict) -> str:
+    """Lists the tables of the target's database, to learn whether the target exists."""
+    parts = meta["table"]
+    return "SHOW TABLES" + (f" IN {table_ref(parts[:-1])}" if len(parts) > 1 else "")
+
+
+def table_swap_statements(meta: dict, exists: bool) -> list[str]:
+    """Swap the staging table in: the old table (if any) is renamed away, the staging table
+    takes its name, and the old one is dropped."""
+    target, staging, old = meta["table"], meta["staging_table"], _old_table(meta["table"])
+    out = [f"DROP TABLE IF EXISTS {table_ref(old)}"]
+    if exists:
+        out.append(f"ALTER TABLE {table_ref(target)} RENAME TO {table_ref(old)}")
+    out.append(f"ALTER TABLE {table_ref(staging)} RENAME TO {table_ref(target)}")
+    out.append(f"DROP TABLE IF EXISTS {table_ref(old)}")
+    return out
+
+
+def table_discard_statements(meta: dict) -> list[str]:
+    return [f"DROP TABLE IF EXISTS {table_ref(meta['staging_table'])}"]
 
 
 def csv_cell(value: exp.Expression, delimiter: str) -> exp.Expression:

@@ -87,9 +87,10 @@ def _check_outputs(p: m.Pipeline) -> None:
         seen[_norm(dlq.path)] = "the DLQ"
     for node in p.nodes:
         if isinstance(node, m.SinkNode):
-            key = _norm(node.config.path)
+            cfg = node.config
+            key = ("table", ".".join(cfg.table).lower()) if cfg.table else _norm(cfg.path)
             if key in seen:
-                raise fail("E322", f"sink '{node.name}' writes {node.config.path}, which "
+                raise fail("E322", f"sink '{node.name}' writes {cfg.target}, which "
                            f"{seen[key]} also writes", node.config.path_loc)
             seen[key] = f"sink '{node.name}'"
 

@@ -79,8 +79,8 @@ class SourceConfig:
 @dataclass(frozen=True)
 class SinkConfig:
     name: str
-    format: str  # csv | json | parquet
-    path: str
+    format: str  # csv | json | parquet | table
+    path: str  # "" for a table sink
     path_loc: Location
     include_unmapped: bool = True
     include_header: bool = True
@@ -92,6 +92,12 @@ class SinkConfig:
     json_pretty: bool = False
     preserve_nulls: bool = False
     correlation_fanout_policy: str | None = None
+    table: tuple[str, ...] | None = None  # `type: table`: [catalog.][database.]name
+
+    @property
+    def target(self) -> str:
+        """What the sink writes, for messages: its path or its table name."""
+        return ".".join(self.table) if self.table else self.path
 
 
 @dataclass(frozen=True)

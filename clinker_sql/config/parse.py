@@ -453,9 +453,11 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     c = Fields(f.raw("config", required=True), f"config of {what}")
     cfg_name = c.str("name", default=common["name"])
     fmt = c.str("type", required=True)
-    if fmt not in ("csv", "json", "parquet"):
+    if fmt not in ("csv", "json", "parquet", "table"):
         raise fail("CS001", f"sink format '{fmt}' is not supported by clinker-sql",
-                   c.node.get("type").loc, "supported: csv, json, parquet")
+                   c.node.get("type").loc, "supported: csv, json, parquet, table")
+    if fmt == "table":
+        return _table_sink(f, c, ref, cfg_name, common)
     path_node = c.raw("path", required=True)
     if not isinstance(path_node, YScalar) or not isinstance(path_node.value, str):
         raise fail("E000", "sink path must be a string", path_node.loc)
@@ -498,6 +500,35 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
             c.raw(unsupported)
             raise fail("CS001", f"sink '{unsupported}' is not supported yet",
                        c.key_loc(unsupported))
+    c.done()
+    return m.SinkNode(**common, input=ref, config=cfg)
+
+
+def _table_sink(f: Fields, c: Fields, ref: m.Ref, cfg_name: str, common: dict) -> m.Node:
+    """`type: table` (clinker-sql's own): the rows go to a warehouse table, swapped in
+    whole at the end of the run (codegen/sink.py)."""
+    table_node = c.raw("table", required=True)
+    value = table_node.value if isinstance(table_node, YScalar) else None
+    parts = tuple(value.split(".")) if isinstance(value, str) else ()
+    if not parts or len(parts) > 3 or any(not p.strip() or p != p.strip() for p in parts):
+        raise fail("E000", "table must be a name such as `orders` or `sales.orders` "
+                   "([catalog.][database.]table)", table_node.loc)
+    if c.has("path"):
+        c.raw("path")
+        raise fail("E000", "a table sink writes a table, not a path: remove `path`",
+                   c.key_loc("path"))
+    mapping = None
+    map_node = c.raw("mapping")
+    if map_node is not None:
+        mapping = _mapping(map_node)
+    exclude, _ = c.str_list("exclude")
+    cfg = m.SinkConfig(
+        name=cfg_name, format="table", path="", path_loc=table_node.loc, table=parts,
+        include_unmapped=c.bool("include_unmapped", True),
+        include_correlation_keys=c.bool("include_correlation_keys", False),
+        exclude=tuple(exclude), mapping=mapping,
+        correlation_fanout_policy=c.choice("correlation_fanout_policy", ("any", "all", "primary")),
+    )
     c.done()
     return m.SinkNode(**common, input=ref, config=cfg)
 

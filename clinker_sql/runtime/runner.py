@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from clinker_sql import __version__
+from clinker_sql.codegen import sink as T
 from clinker_sql.codegen.plan import Compiled, Statement
 from clinker_sql.diagnostics import EXIT_DLQ, EXIT_EVAL, EXIT_IO, EXIT_OK, Diagnostic, fail
 from clinker_sql.runtime import outputs
@@ -34,10 +35,17 @@ class RunResult:
                 f"{c['dlq']} dlq")
 
 
-def preflight(compiled: Compiled, base: Path) -> None:
+def preflight(compiled: Compiled, base: Path, executor_keeps_tables: bool = False) -> None:
     """Cheap checks before Spark starts: every output folder exists and is writable."""
     for stmt in compiled.statements:
         if stmt.kind != "write":
+            continue
+        if stmt.meta.get("format") == "table":
+            if not executor_keeps_tables:
+                raise fail("CS037", f"sink {stmt.name} writes the table "
+                           f"{'.'.join(stmt.meta['table'])}, but a local run's catalog ends "
+                           "with the run", hint="run it on a Spark Thrift server: "
+                           "--target thrift://host:port (see `clinker-sql thrift-server`)")
             continue
         parent = (base / stmt.meta["path"]).parent
         if not parent.is_dir():
@@ -53,10 +61,11 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
     prepare = getattr(executor, "prepare", None)  # Thrift: absolute paths for the server
     if prepare is not None:
         compiled = prepare(compiled, base)
-    preflight(compiled, base)
+    preflight(compiled, base, getattr(executor, "keeps_tables", False))
     timings: list[dict[str, Any]] = []
     writes = [s for s in compiled.statements if s.kind == "write"]
-    stagings = [base / s.meta["staging"] for s in writes]
+    stagings = [base / s.meta["staging"] for s in writes if "staging" in s.meta]
+    tables = [s for s in writes if s.meta.get("format") == "table"]
     pending: list[outputs.PendingOutput] = []
     scratch = _scratch_dir(executor)
     try:
@@ -88,18 +97,46 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
         for stmt in writes:
             if stmt.meta.get("dlq") and not _dlq_variant(stmt, counts):
                 continue
+            if stmt.meta.get("format") == "table":
+                for sql in T.table_prepare_statements(stmt.meta):
+                    executor.execute(sql)
+                _timed(executor, stmt, timings, progress)
+                continue
             _timed(executor, stmt, timings, progress)
             pending.append(outputs.assemble(stmt.meta, base))
+        _swap_tables(executor, tables)  # before the files: a failed swap leaves them as they were
         outputs.commit(pending)
     except StatementFailed as exc:
         outputs.discard(pending, stagings)
+        _discard_tables(executor, tables)
         raise _engine_failure(exc, compiled) from None
     except BaseException:
         outputs.discard(pending, stagings)
+        _discard_tables(executor, tables)
         raise
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return _result(compiled, counts, timings)
+
+
+def _swap_tables(executor: Executor, tables: list[Statement]) -> None:
+    """Table sinks: each staging table takes its target's name (codegen/sink.py)."""
+    for stmt in tables:
+        target = stmt.meta["table"][-1].lower()
+        exists = any(str(row.get("tableName", "")).lower() == target
+                     and not row.get("isTemporary")
+                     for row in executor.query(T.table_listing_sql(stmt.meta)))
+        for sql in T.table_swap_statements(stmt.meta, exists):
+            executor.execute(sql)
+
+
+def _discard_tables(executor: Executor, tables: list[Statement]) -> None:
+    for stmt in tables:
+        for sql in T.table_discard_statements(stmt.meta):
+            try:
+                executor.execute(sql)
+            except Exception:  # noqa: BLE001 - best effort: the session may be gone
+                pass
 
 
 def _scratch_dir(executor: Executor) -> str:

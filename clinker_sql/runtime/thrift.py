@@ -161,7 +161,9 @@ def absolutize(compiled: Compiled, base: Path) -> Compiled:
     the path as written, as in a local run)."""
     statements = []
     for stmt in compiled.statements:
-        if stmt.kind == "write":
+        if stmt.kind == "write" and stmt.meta.get("format") == "table":
+            pass  # a warehouse table: no path
+        elif stmt.kind == "write":
             stmt = _absolute_write(stmt, base)
         elif "OPTIONS" in stmt.sql.upper():
             stmt = replace(stmt, sql=_rewrite_options_path(stmt.sql, base))
@@ -259,6 +261,7 @@ class ThriftExecutor(Executor):
                        "assembles each output from the server's staging folder, which it "
                        "cannot read there")
         self.local_files = True
+        self.keeps_tables = True  # the server's catalog outlives the run: table sinks work
         self.scratch_root: str | None = None  # the runner's checkpoint folder (None: /tmp)
         self.batch_size = batch_size
         self.poll_initial = poll_initial

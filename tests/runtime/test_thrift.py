@@ -389,8 +389,22 @@ def test_unknown_database_is_cs035(thrift_url):
     assert "no_such_db" in info.value.diagnostics[0].message
 
 
+def test_statement_timeout_cancels_the_statement_and_keeps_the_session(thrift_url):
+    executor = ThriftExecutor(parse_target_url(thrift_url + "?statement_timeout=1"))
+    try:
+        started = time.monotonic()
+        with pytest.raises(StatementFailed, match="did not finish within 1s"):
+            # ~1e11 rows: minutes of work, so only the timeout can end it
+            executor.execute("SELECT sum(id % 7) FROM range(0, 100000000000)")
+        assert time.monotonic() - started < 60
+        assert list(executor.query("SELECT 1 AS x")) == [{"x": 1}]
+    finally:
+        executor.close()
+
+
 def test_statement_timeout_cancels_and_writes_nothing(thrift_url, tmp_path):
-    make_case(tmp_path, big_csv(300_000))
+    # 3M rows: each write takes seconds, an order of magnitude above the 0.3s timeout
+    make_case(tmp_path, big_csv(3_000_000))
     started = time.monotonic()
     proc = run_cli(["run", "pipeline.yaml", "--target", thrift_url, "--statement-timeout",
                     "0.3"], tmp_path)
@@ -537,3 +551,134 @@ def test_same_outputs_as_a_local_run(name, folder, thrift_url, tmp_path, spark):
     assert codes == [ln.split("]")[0] for ln in p_remote.stderr.splitlines()
                      if ln.startswith("error[")], (p_local.stderr, p_remote.stderr)
     assert _snapshot(remote / "out", spark) == _snapshot(local / "out", spark)
+
+
+# --------------------------------------------------------------------------
+# `type: table` sinks: a warehouse table swapped in whole
+# --------------------------------------------------------------------------
+
+TABLE_SINK = """
+pipeline:
+  name: tbl
+error_handling:
+  strategy: continue
+  dlq:
+    path: ./out/dlq.csv
+nodes:
+  - type: source
+    name: src
+    config:
+      name: src
+      type: csv
+      path: ./in.csv
+      schema:
+        - { name: id, type: string }
+        - { name: qty, type: string }
+  - type: transform
+    name: calc
+    input: src
+    config:
+      cxl: |
+        emit id = id
+        emit qty = qty.to_int()
+        emit half = qty.to_int() / 2.0
+  - type: sink
+    name: totals
+    input: calc
+    config:
+      type: table
+      table: TABLE
+  - type: sink
+    name: copy
+    input: calc
+    config:
+      type: csv
+      path: ./out/copy.csv
+"""
+
+
+def table_case(folder: Path, table: str, rows: list[tuple[str, str]]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "out").mkdir(exist_ok=True)
+    (folder / "pipeline.yaml").write_text(TABLE_SINK.replace("TABLE", table), encoding="utf-8")
+    (folder / "in.csv").write_text("id,qty\n" + "".join(f"{i},{q}\n" for i, q in rows),
+                                   encoding="utf-8")
+    return folder / "pipeline.yaml"
+
+
+def table_rows(url: str, table: str) -> list[dict]:
+    with ThriftExecutor(parse_target_url(url)) as session:
+        return list(session.query(f"SELECT * FROM {table} ORDER BY id"))
+
+
+def table_names(url: str) -> set[str]:
+    with ThriftExecutor(parse_target_url(url)) as session:
+        return {r["tableName"] for r in session.query("SHOW TABLES IN default")
+                if not r["isTemporary"]}
+
+
+def test_table_sink_writes_typed_rows_and_replaces_the_table_whole(thrift_url, tmp_path):
+    table_case(tmp_path / "one", "default.clinker_t1", [("a", "1"), ("b", "x"), ("c", "3")])
+    proc = run_cli(["run", "pipeline.yaml", "--target", thrift_url, "-q"], tmp_path / "one")
+    assert proc.returncode == 2, proc.stderr  # one DLQ entry
+    assert table_rows(thrift_url, "default.clinker_t1") == [
+        {"id": "a", "qty": 1, "half": 0.5}, {"id": "c", "qty": 3, "half": 1.5}]
+    # a second run replaces the rows; no staging or old table is left behind
+    table_case(tmp_path / "two", "default.clinker_t1", [("z", "8")])
+    proc = run_cli(["run", "pipeline.yaml", "--target", thrift_url, "-q"], tmp_path / "two")
+    assert proc.returncode == 0, proc.stderr
+    assert table_rows(thrift_url, "default.clinker_t1") == [{"id": "z", "qty": 8, "half": 4.0}]
+    assert not {n for n in table_names(thrift_url) if n.startswith("clinker_t1__")}
+
+
+class _FailingFileWrite(ThriftExecutor):
+    """The real server; the CSV sink's write fails after the table sink was staged."""
+
+    def execute(self, sql: str) -> None:
+        if sql.startswith("INSERT OVERWRITE DIRECTORY") and "copy.csv.clinker-staging" in sql:
+            sql = "SELECT raise_error('injected failure: no space left on device')"
+        super().execute(sql)
+
+
+def test_table_sink_keeps_the_old_table_when_the_run_fails(thrift_url, tmp_path):
+    table_case(tmp_path / "one", "default.clinker_t2", [("a", "1")])
+    assert run_cli(["run", "pipeline.yaml", "--target", thrift_url, "-q"],
+                   tmp_path / "one").returncode == 0
+    pipeline = table_case(tmp_path / "two", "default.clinker_t2", [("q", "5"), ("r", "6")])
+    with _FailingFileWrite(parse_target_url(thrift_url)) as session:
+        with pytest.raises(DiagnosticError) as info:
+            Project(pipeline, tmp_path / "two" / "target").run(executor=session,
+                                                               base=tmp_path / "two")
+    assert info.value.diagnostics[0].code == "CS032"
+    assert table_rows(thrift_url, "default.clinker_t2") == [{"id": "a", "qty": 1, "half": 0.5}]
+    assert not {n for n in table_names(thrift_url) if n.startswith("clinker_t2__")}
+    assert listing(tmp_path / "two" / "out") == []
+
+
+def test_table_sink_on_a_local_run_is_refused_before_spark_starts(tmp_path):
+    table_case(tmp_path, "default.t3", [("a", "1")])
+    result = CliRunner().invoke(cli, ["run", str(tmp_path / "pipeline.yaml")],
+                                catch_exceptions=False)
+    assert result.exit_code == 4
+    assert "error[CS037]" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("config,code,needle", [
+    ("type: table\n      table: a..b", "E000", "table must be a name"),
+    ("type: table\n      table: t\n      path: ./x.csv", "E000", "remove `path`"),
+    ("type: table", "E000", "table"),
+])
+def test_table_sink_config_errors(tmp_path, config, code, needle):
+    text = TABLE_SINK.replace("type: table\n      table: TABLE", config)
+    (tmp_path / "pipeline.yaml").write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["validate", str(tmp_path / "pipeline.yaml")])
+    assert result.exit_code == 1
+    assert f"error[{code}]" in result.output and needle in result.output
+
+
+def test_two_sinks_to_one_table_is_e322(tmp_path):
+    text = TABLE_SINK.replace("type: csv\n      path: ./out/copy.csv",
+                              "type: table\n      table: DEFAULT.T4").replace("TABLE", "default.t4")
+    (tmp_path / "pipeline.yaml").write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["validate", str(tmp_path / "pipeline.yaml")])
+    assert result.exit_code == 1 and "error[E322]" in result.output
