@@ -158,30 +158,55 @@ def _dlq_write(ctx: Context, payload: list[str], layout: int | str | None) -> No
 
 
 def compile_report(ctx: Context, sources: list[str]) -> None:
-    """One query with every count the run summary needs."""
+    """One query with every count the run summary needs, including where each source row
+    ended up: written (reached a sink as itself), in the DLQ (as a trigger or a
+    collateral), or neither (removed by a filter or a skip, or folded into an aggregate)."""
+    def table(view: str) -> exp.Table:
+        return exp.Table(this=S.ident(view))
+
     def count(view: str, where: exp.Expression | None = None) -> exp.Expression:
-        q = exp.select(exp.Count(this=exp.Star())).from_(exp.Table(this=S.ident(view)))
+        q = exp.select(exp.Count(this=exp.Star())).from_(table(view))
         return exp.Subquery(this=q.where(where) if where is not None else q)
+
+    def of(src: str, name: str = "_cxl_dlq_source_name") -> exp.Expression:
+        return S.eq(S.col(name), S.string(src))
+
+    real_row = exp.GTE(this=S.col(ORDER), expression=S.bigint(0))  # not an aggregate row
+
+    def dlq_rows(src: str, trigger: bool | None) -> exp.Expression:
+        where = S.and_(of(src), real_row,
+                       None if trigger is None else
+                       S.eq(S.col("_cxl_dlq_trigger"), S.boolean(trigger)))
+        q = exp.select(exp.Count(this=exp.Distinct(expressions=[S.col("_cxl_dlq_source_row")]))
+                       ).from_(table(DLQ_VIEW)).where(where)
+        return exp.Subquery(this=q)
 
     items: list[tuple[exp.Expression, str]] = []
     for src in sources:
         items.append((count(ctx.view(src, "rows")), f"total:{src}"))
-        items.append((count(DLQ_VIEW, S.eq(S.col("_cxl_dlq_source_name"), S.string(src))),
-                      f"dlq:{src}"))
+        items.append((count(DLQ_VIEW, of(src)), f"dlq:{src}"))
+        items.append((dlq_rows(src, None), f"dlq_rows:{src}"))
+        items.append((dlq_rows(src, True), f"dlq_triggers:{src}"))
     items.append((count(DLQ_VIEW), "dlq"))
     layouts_q = exp.select(S.fn("sort_array", S.fn("collect_set", S.col(LAYOUT)))).from_(
-        exp.Table(this=S.ident(DLQ_VIEW)))
+        table(DLQ_VIEW))
     items.append((exp.Subquery(this=layouts_q), "dlq_layouts"))
     union = None
     for sink in ctx.compiled.sinks:
         items.append((count(sink["rows_view"]), f"written:{sink['name']}"))
-        q = exp.select(S.col("$source.name"), S.col("$source.row")).from_(
-            exp.Table(this=S.ident(sink["rows_view"])))
+        q = exp.select(S.col("$source.name"), S.col("$source.row"), S.col(ORDER)).from_(
+            table(sink["rows_view"]))
         union = q if union is None else exp.union(union, q, distinct=True)
     if union is not None:
-        reached = exp.Subquery(this=union, alias=exp.TableAlias(this=S.ident("reached")))
-        items.append((exp.Subquery(this=exp.select(exp.Count(this=exp.Star())).from_(reached)),
-                      "ok"))
+        def reached(where: exp.Expression | None = None) -> exp.Expression:
+            rows = exp.Subquery(this=union, alias=exp.TableAlias(this=S.ident("reached")))
+            q = exp.select(exp.Count(this=exp.Star())).from_(rows)
+            return exp.Subquery(this=q.where(where) if where is not None else q)
+
+        items.append((reached(), "ok"))
+        for src in sources:
+            items.append((reached(S.and_(of(src, "$source.name"), real_row)),
+                          f"written_rows:{src}"))
     ctx.add(Statement("report", None, "report", render("report.sql.j2",
                                                        select_list=select_list(items)),
                       header="run summary counts"))

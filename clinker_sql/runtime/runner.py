@@ -235,8 +235,7 @@ def _timed(executor: Executor, stmt: Statement, timings: list, progress) -> None
 
 
 def _result(compiled: Compiled, counts: dict[str, Any], timings: list) -> RunResult:
-    per_source = {s: {"total": int(counts.get(f"total:{s}") or 0),
-                      "dlq": int(counts.get(f"dlq:{s}") or 0)} for s in compiled.sources}
+    per_source = {s: _fates(counts, s) for s in compiled.sources}
     written = {s["name"]: int(counts.get(f"written:{s['name']}") or 0) for s in compiled.sinks}
     total = sum(v["total"] for v in per_source.values())
     dlq = int(counts.get("dlq") or 0)
@@ -244,6 +243,19 @@ def _result(compiled: Compiled, counts: dict[str, Any], timings: list) -> RunRes
                "written": sum(written.values()), "dlq": dlq}
     code = EXIT_DLQ if dlq and compiled.strategy == "continue" else EXIT_OK
     return RunResult(code, summary, timings, per_source, written)
+
+
+def _fates(counts: dict[str, Any], src: str) -> dict[str, int]:
+    """Where the rows of one source ended up. `dlq` counts DLQ entries (an inclusive route
+    or a combine may give one row several); the rest count distinct source rows, and
+    `total = written + dlq_rows + removed` when nothing is lost (`removed`: dropped by a
+    filter or a skip, or folded into an aggregate row)."""
+    n = {k: int(counts.get(f"{k}:{src}") or 0)
+         for k in ("total", "dlq", "dlq_rows", "dlq_triggers", "written_rows")}
+    return {"total": n["total"], "written": n["written_rows"], "dlq": n["dlq"],
+            "dlq_triggers": n["dlq_triggers"],
+            "dlq_collaterals": n["dlq_rows"] - n["dlq_triggers"],
+            "removed": n["total"] - n["written_rows"] - n["dlq_rows"]}
 
 
 def _fail_fast(first: dict[str, Any]) -> Exception:
