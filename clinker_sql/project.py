@@ -33,8 +33,8 @@ class Project:
         started = time.time()
         compiled = self.compile()
         target = self.write(compiled)
-        if executor is None:  # fail on a bad output before Spark or a server session starts
-            preflight(compiled, base or Path.cwd(), executor_keeps_tables=thrift is not None)
+        if executor is None and thrift is None:  # a bad output fails before Spark starts
+            preflight(compiled, base or Path.cwd())
         if executor is None and thrift is not None:
             from clinker_sql.runtime.thrift import ThriftExecutor
 
