@@ -5,6 +5,7 @@ byte-identical files (no timestamps, no absolute paths)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -19,33 +20,55 @@ def safe_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("._") or "x"
 
 
-def statement_text(stmt: Statement) -> str:
+def statement_text(stmt: Statement, lineage: list[str] | None = None) -> str:
     header = f"-- {stmt.header}\n" if stmt.header else ""
+    header += "".join(f"{line}\n" for line in lineage or ())
     if stmt.sql.startswith("--"):  # a step the runner performs (checkpoint, fixpoint)
         return f"{header}{stmt.sql}\n"
     return f"{header}{stmt.sql};\n"
+
+
+def lineage_header(compiled: Compiled, stmt: Statement) -> list[str]:
+    """Column lineage for the file that defines a node's output (its good rows, a route
+    branch, or a sink's write); nothing for the other statements."""
+    from clinker_sql.inspect.lineage import header_lines
+
+    nl = compiled.lineage.get(stmt.node) if stmt.node else None
+    if nl is None:
+        return []
+    if stmt.kind == "write" and nl.kind == "sink":
+        return header_lines(nl)
+    outputs = {r.view for key, r in compiled.relations.items()
+               if key.partition(".")[0] == stmt.node}
+    return header_lines(nl) if stmt.kind == "view" and stmt.name in outputs else []
+
+
+def numbered(compiled: Compiled) -> list[tuple[str, Statement]]:
+    """(file name, statement) for every statement but the session settings, in run order."""
+    rest = [s for s in compiled.statements if s.kind != "setup"]
+    width = max(2, len(str(len(rest))))
+    return [(f"{i:0{width}d}_{safe_name(s.name)}.sql", s) for i, s in enumerate(rest, start=1)]
 
 
 def files(compiled: Compiled) -> dict[str, str]:
     """File name -> content, in dependency order."""
     out: dict[str, str] = {}
     setup = [s for s in compiled.statements if s.kind == "setup"]
-    rest = [s for s in compiled.statements if s.kind != "setup"]
     out["00_session.sql"] = "-- session settings every statement relies on\n" + "".join(
         f"{s.sql};\n" for s in setup)
-    width = max(2, len(str(len(rest))))
-    for i, stmt in enumerate(rest, start=1):
-        out[f"{i:0{width}d}_{safe_name(stmt.name)}.sql"] = statement_text(stmt)
+    texts = {id(s): statement_text(s, lineage_header(compiled, s))
+             for s in compiled.statements if s.kind != "setup"}
+    for name, stmt in numbered(compiled):
+        out[name] = texts[id(stmt)]
     out["run.sql"] = (f"-- clinker-sql {__version__}: pipeline {compiled.pipeline}\n"
                       "-- every statement of the run, in order\n\n" +
-                      "\n".join(statement_text(s) for s in compiled.statements))
-    out["manifest.json"] = json.dumps(manifest(compiled, list(out)), indent=2) + "\n"
+                      "\n".join(texts.get(id(s)) or statement_text(s)
+                                for s in compiled.statements))
+    out["manifest.json"] = json.dumps(manifest(compiled, out), indent=2) + "\n"
     return out
 
 
-def manifest(compiled: Compiled, names: list[str]) -> dict:
-    sql_files = [n for n in names if n[0].isdigit() and n != "00_session.sql"]
-    rest = [s for s in compiled.statements if s.kind != "setup"]
+def manifest(compiled: Compiled, contents: dict[str, str]) -> dict:
     return {
         "manifest_version": MANIFEST_VERSION,
         "generator": f"clinker-sql {__version__}",
@@ -53,9 +76,10 @@ def manifest(compiled: Compiled, names: list[str]) -> dict:
         "strategy": compiled.strategy,
         "nodes": compiled.nodes,
         "statements": [{"file": f, "kind": s.kind, "node": s.node, "name": s.name,
+                        "sha256": hashlib.sha256(contents[f].encode("utf-8")).hexdigest(),
                         **({"output": {k: v for k, v in s.meta.items() if k != "rows_view"}}
                            if s.kind == "write" else {})}
-                       for f, s in zip(sql_files, rest)],
+                       for f, s in numbered(compiled)],
         "error_views": [{"view": e.view, "node": e.node, "payload": list(e.payload)}
                         for e in compiled.error_views],
         "sources": compiled.sources,

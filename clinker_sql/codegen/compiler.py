@@ -21,6 +21,7 @@ from clinker_sql.codegen.transform import compile_transform
 from clinker_sql.config import model as m
 from clinker_sql.config.checks import check_pipeline, resolve_port
 from clinker_sql.diagnostics import fail
+from clinker_sql.inspect.lineage import column_lineage
 
 SESSION_SETTINGS = (
     ("spark.sql.ansi.enabled", "true"),
@@ -81,6 +82,10 @@ def compile_pipeline(p: m.Pipeline) -> Compiled:
     compiled.aggregates = aggregates
     compiled.sources = sources
     compiled.statements = [_format(s) for s in compiled.statements]
+    # for explain, lineage and the file headers: what each node (or route branch) offers
+    compiled.relations = {f"{n}.{port}" if port else n: r
+                          for (n, port), r in ctx.relations.items()}
+    compiled.lineage = column_lineage(p, compiled, {s.node.name: s.columns for s in sinks})
     return compiled
 
 

@@ -87,3 +87,4 @@ class Compiled:
 
     def add(self, stmt: Statement) -> None:
         self.statements.append(stmt)
+    lineage: dict[str, Any] = field(default_factory=dict)  # node -> inspect.lineage.NodeLineage
