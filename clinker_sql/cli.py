@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from clinker_sql import __version__
-from clinker_sql.diagnostics import CODES, EXIT_CONFIG, Diagnostic, DiagnosticError
+from clinker_sql.diagnostics import EXIT_CONFIG, Diagnostic, DiagnosticError
 
 
 def _print_diagnostics(diags: list[Diagnostic]) -> None:
@@ -52,7 +52,11 @@ def cli() -> None:
 @cli.command("compile")
 @_PIPELINE
 @_OUT
-def compile_cmd(pipeline: Path, out_dir: Path) -> None:
+@click.option("--check", is_flag=True,
+              help="Write nothing; exit 1 (CS040) and print a diff when the files in "
+                   "OUT/<pipeline>/ differ from what the pipeline compiles to (for CI of "
+                   "repositories that commit their compiled SQL).")
+def compile_cmd(pipeline: Path, out_dir: Path, check: bool) -> None:
     """Write the pipeline's SQL to OUT/<pipeline>/ (one file per view, run.sql,
     manifest.json). Needs no Java and never starts Spark."""
     from clinker_sql.project import Project
@@ -61,29 +65,58 @@ def compile_cmd(pipeline: Path, out_dir: Path) -> None:
         project = Project(pipeline, out_dir)
         compiled = project.compile()
         _print_diagnostics(compiled.warnings)
+        if check:
+            _check_target(project, compiled)
+            return
         target = project.write(compiled)
         click.echo(f"Compiled {compiled.pipeline}: {len(compiled.statements)} statements "
                    f"-> {target}")
     _guard(body)
 
 
+def _check_target(project, compiled) -> None:
+    from clinker_sql.diagnostics import fail
+    from clinker_sql.inspect.check import check_target
+
+    target = project.target_dir(compiled)
+    result = check_target(compiled, target)
+    if result.stale:
+        click.echo(result.diff, nl=False)
+        raise fail("CS040", f"{target} is stale: {result.summary()}")
+    click.echo(f"{target}: up to date")
+
+
 @cli.command("validate")
 @_PIPELINE
 def validate_cmd(pipeline: Path) -> None:
-    """Load, type-check and compile the pipeline without running it (Clinker's --dry-run)."""
+    """Check the pipeline without running it (Clinker's --dry-run): load it, bind the
+    schemas, type-check every CXL expression, compile, and check every statement with
+    sqlglot (it parses, and every column resolves). Needs no Java and no data files.
+
+    Exit codes: 0 valid, 1 invalid."""
+    from clinker_sql.inspect.sqlcheck import check_statements
     from clinker_sql.project import Project
 
     def body() -> None:
-        compiled = Project(pipeline).compile()
+        project = Project(pipeline)
+        model = project.load()
+        compiled = project.compile(model)
         _print_diagnostics(compiled.warnings)
-        click.echo(f"{compiled.pipeline}: ok ({len(compiled.statements)} statements)")
+        report = check_statements(model, compiled)
+        click.echo(f"{compiled.pipeline}: ok ({len(compiled.statements)} statements, "
+                   f"{report.checked} checked with sqlglot, every column resolves)")
     _guard(body)
 
 
 @cli.command("run")
 @_PIPELINE
 @_OUT
-@click.option("--quiet", "-q", is_flag=True, help="Print only the summary line.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="Print only the summary line (no progress display).")
+@click.option("--explain", "explain", is_flag=False, flag_value="text", default=None,
+              type=click.Choice(["text", "json", "dot", "mermaid"]),
+              help="Print the plan (as `clinker-sql explain PIPELINE`) and exit without "
+                   "running; FORMAT is text (default), json, dot or mermaid.")
 @click.option("--target", "target", default="local", show_default=True,
               help="Where to run: 'local' (embedded Spark), thrift://host:port[/database] "
                    "(a Spark Thrift server), or the name of a target in the profiles file.")
@@ -101,17 +134,23 @@ def validate_cmd(pipeline: Path) -> None:
 @click.option("--shared-filesystem/--no-shared-filesystem", default=None,
               help="Thrift: whether the server sees this machine's paths [default: only "
                    "when it runs on this machine].")
-def run_cmd(pipeline: Path, out_dir: Path, quiet: bool, target: str,
+def run_cmd(pipeline: Path, out_dir: Path, quiet: bool, explain: str | None, target: str,
             profiles_dir: Path | None, database: str | None, user: str | None,
             auth: str | None, password_env: str | None, statement_timeout: float | None,
             shared_filesystem: bool | None) -> None:
     """Compile and run the pipeline on Spark; write its outputs and DLQ.
+
+    Shows which node is executing and how long each took (live on a terminal, plain
+    lines otherwise, nothing with --quiet).
 
     Exit codes: 0 clean, 2 finished with DLQ entries, 1 invalid pipeline,
     3 evaluation failure under fail_fast, 4 I/O or source type failure."""
     from clinker_sql.project import Project
 
     def body() -> None:
+        if explain is not None:
+            click.echo(_plan_text(Project(pipeline, out_dir), explain), nl=False)
+            return
         thrift = _thrift_target(target, profiles_dir, database=database, user=user,
                                 auth=auth, password_env=password_env,
                                 statement_timeout=statement_timeout,
@@ -216,22 +255,92 @@ def thrift_status_cmd(state_dir: Path | None) -> None:
 
 
 @cli.command("explain")
-@click.option("--code", "code", help="Explain one diagnostic code, e.g. E153.")
+@click.argument("pipeline", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--code", "code", help="Explain one diagnostic code, e.g. E153: what it means, "
+              "a wrong example and the fix.")
 @click.option("--list", "list_codes", is_flag=True, help="List every diagnostic code.")
-def explain_cmd(code: str | None, list_codes: bool) -> None:
-    """Explain diagnostic codes."""
-    if list_codes or not code:
-        for info in CODES.values():
-            click.echo(f"{info.code}  {info.summary}")
-        return
-    info = CODES.get(code.upper())
-    if info is None:
-        click.echo(f"unknown code {code}", err=True)
-        sys.exit(EXIT_CONFIG)
-    click.echo(f"{info.code}: {info.summary}")
-    if info.hint:
-        click.echo(f"hint: {info.hint}")
-    click.echo(f"exit code: {info.exit_code}")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "dot", "mermaid"]),
+              default="text", show_default=True,
+              help="How to print the plan of PIPELINE: text, JSON, Graphviz DOT or Mermaid.")
+def explain_cmd(pipeline: Path | None, code: str | None, list_codes: bool, fmt: str) -> None:
+    """Print the plan of PIPELINE (nodes, schemas, strategies, the correlation lattice,
+    which views feed the DLQ, the retraction decisions), or explain diagnostic codes
+    (--code, --list). Needs no Java and never starts Spark."""
+    from clinker_sql.inspect import codes
+
+    def body() -> None:
+        if code:
+            click.echo(codes.render(codes.explanation(code.strip())), nl=False)
+        elif list_codes or pipeline is None:
+            click.echo(codes.listing(), nl=False)
+        else:
+            from clinker_sql.project import Project
+
+            click.echo(_plan_text(Project(pipeline), fmt), nl=False)
+    _guard(body)
+
+
+def _plan_text(project, fmt: str) -> str:
+    from clinker_sql.inspect import graph
+    from clinker_sql.inspect.plan import build_plan, render_json, render_text
+
+    model = project.load()
+    compiled = project.compile(model)
+    _print_diagnostics(compiled.warnings)
+    plan = build_plan(model, compiled)
+    render = {"text": render_text, "json": render_json, "dot": graph.render_dot,
+              "mermaid": graph.render_mermaid}[fmt]
+    return render(plan)
+
+
+@cli.command("lineage")
+@_PIPELINE
+@click.argument("column", metavar="NODE.COLUMN")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="A tree (text) or nested JSON.")
+def lineage_cmd(pipeline: Path, column: str, fmt: str) -> None:
+    """Walk NODE.COLUMN (usually sink.column) back to the source columns it comes from:
+    at each node the CXL that computes it and the input columns it reads."""
+    from clinker_sql.inspect.lineage import render_trace, trace
+    from clinker_sql.project import Project
+
+    def body() -> None:
+        compiled = Project(pipeline).compile()
+        _print_diagnostics(compiled.warnings)
+        t = trace(compiled.lineage, column)
+        if fmt == "json":
+            import json
+
+            click.echo(json.dumps(t.to_json(), indent=2, ensure_ascii=False))
+        else:
+            click.echo(render_trace(t), nl=False)
+    _guard(body)
+
+
+@cli.command("docs")
+@_PIPELINE
+@_OUT
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path),
+              help="The HTML file to write [default: OUT/<pipeline>/docs.html].")
+def docs_cmd(pipeline: Path, out_dir: Path, output: Path | None) -> None:
+    """Write a static HTML page (no server needed, works offline): the DAG, each node's
+    CXL beside its SQL, the columns and their lineage, and the DLQ paths."""
+    from clinker_sql.diagnostics import fail
+    from clinker_sql.inspect.docs import write_page
+    from clinker_sql.project import Project
+
+    def body() -> None:
+        project = Project(pipeline, out_dir)
+        model = project.load()
+        compiled = project.compile(model)
+        _print_diagnostics(compiled.warnings)
+        path = output or project.target_dir(compiled) / "docs.html"
+        try:
+            write_page(model, compiled, path)
+        except OSError as exc:
+            raise fail("CS103", f"cannot write {path}: {exc.strerror}") from None
+        click.echo(f"Wrote {path}")
+    _guard(body)
 
 
 def main() -> None:

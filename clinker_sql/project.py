@@ -9,6 +9,7 @@ from pathlib import Path
 from clinker_sql.codegen.artifacts import safe_name, write_target
 from clinker_sql.codegen.compiler import compile_pipeline
 from clinker_sql.codegen.plan import Compiled
+from clinker_sql.config.model import Pipeline
 from clinker_sql.config.parse import load_pipeline
 from clinker_sql.runtime.executor import Executor
 from clinker_sql.runtime.thrift import ThriftTarget
@@ -20,8 +21,11 @@ class Project:
     pipeline_file: Path
     out_dir: Path = Path("target")
 
-    def compile(self) -> Compiled:
-        return compile_pipeline(load_pipeline(self.pipeline_file))
+    def load(self) -> Pipeline:
+        return load_pipeline(self.pipeline_file)
+
+    def compile(self, pipeline: Pipeline | None = None) -> Compiled:
+        return compile_pipeline(pipeline or self.load())
 
     def write(self, compiled: Compiled | None = None) -> Path:
         return write_target(compiled or self.compile(), self.out_dir)

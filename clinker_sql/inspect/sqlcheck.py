@@ -1,0 +1,112 @@
+"""`validate`: check every compiled statement with sqlglot, without Spark.
+
+Statements are parsed (Spark dialect) in run order, and every column they read is
+resolved against the views defined before them: the source scans' columns come from
+the declared schemas, every later view's columns from its own (qualified) SELECT list.
+A failure here is a compiler bug (CS041), never a mistake in the pipeline."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import OptimizeError, ParseError
+from sqlglot.optimizer.qualify import qualify
+from sqlglot.schema import MappingSchema
+
+from clinker_sql.codegen.plan import Compiled
+from clinker_sql.config import model as m
+from clinker_sql.diagnostics import Diagnostic, DiagnosticError
+
+DIALECT = "spark"
+_SKIP = ("setup", "fixpoint", "checkpoint")
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    checked: int  # statements parsed and resolved
+    views: int  # views whose columns are known
+
+
+def _quoted(name: str) -> str:
+    # MappingSchema parses its keys: quote them so that `$err` stays one identifier
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _scan_columns(p: m.Pipeline, node_name: str | None) -> list[str]:
+    """The columns of a source's `USING <format>` scan view: the file's own names."""
+    node = p.node(node_name) if node_name else None
+    if not isinstance(node, m.SourceNode):
+        return []
+    cfg = node.config
+    if cfg.format == "csv" and not cfg.csv.has_header:
+        return [f"_c{i}" for i in range(len(cfg.schema))]
+    return [c.source_name or c.name for c in cfg.schema]
+
+
+def _parse_one(text: str) -> exp.Expression:
+    tree = sqlglot.parse_one(text, read=DIALECT)
+    if isinstance(tree, exp.Command):  # sqlglot's fallback for what it cannot parse
+        raise ParseError(f"unsupported syntax: {text.splitlines()[0][:80]}")
+    return tree
+
+
+def _parse(stmt_sql: str) -> exp.Expression:
+    head, _, body = stmt_sql.partition("\n")
+    if head.startswith("INSERT OVERWRITE DIRECTORY"):
+        # `INSERT OVERWRITE DIRECTORY ... USING text` is Spark-only: check its query
+        return _parse_one(body)
+    return _parse_one(stmt_sql)
+
+
+def check_statements(p: m.Pipeline, compiled: Compiled) -> CheckReport:
+    aliases: dict[str, str] = {}  # view name -> a plain table name for sqlglot's schema
+    tables: dict[str, dict[str, str]] = {}
+    problems: list[Diagnostic] = []
+    checked = 0
+
+    def define(name: str, columns: list[str]) -> None:
+        aliases[name] = f"v{len(aliases)}"
+        tables[aliases[name]] = {_quoted(c): "STRING" for c in columns}
+
+    for stmt in compiled.statements:
+        if stmt.kind in _SKIP:
+            continue
+        try:
+            tree = _parse(stmt.sql)
+        except ParseError as exc:
+            problems.append(Diagnostic("CS041", f"{stmt.name}: does not parse: "
+                                       f"{str(exc).splitlines()[0]}"))
+            continue
+        name = None
+        body: exp.Expression | None = tree
+        if isinstance(tree, exp.Create):
+            name = tree.this.name if isinstance(tree.this, exp.Table) else None
+            body = tree.expression if isinstance(tree.expression, exp.Query) else None
+            if body is None:  # CREATE VIEW ... USING csv OPTIONS (...): a source scan
+                define(stmt.name, _scan_columns(p, stmt.node))
+                checked += 1
+                continue
+        elif isinstance(tree, exp.Insert):
+            body = tree.expression
+        body = body.copy()
+        for table in body.find_all(exp.Table):
+            if table.name in aliases and not table.args.get("db"):
+                table.set("this", exp.to_identifier(aliases[table.name]))
+        try:
+            resolved = qualify(body, schema=MappingSchema(tables, dialect=DIALECT),
+                               dialect=DIALECT, validate_qualify_columns=True,
+                               quote_identifiers=True, identify=True)
+        except (OptimizeError, ValueError, KeyError) as exc:
+            problems.append(Diagnostic("CS041", f"{stmt.name}: a column does not resolve: "
+                                       f"{str(exc).splitlines()[0]}"))
+            resolved = None
+        checked += 1
+        if name is not None:
+            source = resolved if resolved is not None else body
+            define(stmt.name, list(source.named_selects) if isinstance(source, exp.Query)
+                   else [])
+    if problems:
+        raise DiagnosticError(problems)
+    return CheckReport(checked, len(aliases))

@@ -1,0 +1,33 @@
+"""compile --check: committed compiled SQL must match what the pipeline compiles to."""
+
+from __future__ import annotations
+
+from .conftest import EXAMPLES
+
+
+def test_up_to_date_then_stale_then_fixed(run_cli, tmp_path):
+    pipeline = EXAMPLES[0]
+    out = tmp_path / "target"
+    r = run_cli("compile", pipeline, "--out", out, "--check")
+    assert r.exit_code == 1 and "error[CS040]" in r.stderr
+    assert "Only in compiled:" in r.stdout and "missing" in r.stderr
+    assert not out.exists(), "--check writes nothing"
+
+    assert run_cli("compile", pipeline, "--out", out).exit_code == 0
+    r = run_cli("compile", pipeline, "--out", out, "--check")
+    assert r.exit_code == 0, r.output
+    assert "up to date" in r.stdout
+
+    target = next(out.iterdir())
+    victim = sorted(target.glob("*_enrich.eval.sql"))[0]
+    victim.write_text(victim.read_text().replace("'principal'", "'boss'"), encoding="utf-8")
+    (target / "99_leftover.sql").write_text("SELECT 1;\n", encoding="utf-8")
+    r = run_cli("compile", pipeline, "--out", out, "--check")
+    assert r.exit_code == 1
+    assert "1 changed, 1 left over" in r.stderr
+    assert f"--- committed/{victim}" in r.stdout and f"+++ compiled/{victim}" in r.stdout
+    assert "-    THEN 'boss'" in r.stdout and "+    THEN 'principal'" in r.stdout
+    assert "Only in committed:" in r.stdout and "99_leftover.sql" in r.stdout
+
+    assert run_cli("compile", pipeline, "--out", out).exit_code == 0
+    assert run_cli("compile", pipeline, "--out", out, "--check").exit_code == 0

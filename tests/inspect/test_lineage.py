@@ -1,0 +1,176 @@
+"""Column lineage: the file headers, and `clinker-sql lineage` walking back to sources."""
+
+from __future__ import annotations
+
+import json
+
+from clinker_sql.codegen.artifacts import files
+from clinker_sql.project import Project
+
+from .conftest import EXAMPLES, REPO, write_pipeline
+
+EMPLOYEES = REPO / "examples" / "employee_tiers" / "pipeline.yaml"
+
+
+def example(name: str):
+    return next(p for p in EXAMPLES if p.parent.name == name)
+
+
+def test_headers_list_each_column_with_its_cxl_and_reads():
+    out = files(Project(EMPLOYEES).compile())
+    ok = next(text for name, text in out.items() if name.endswith("_enrich.sql"))
+    header = ok.split("CREATE OR REPLACE", 1)[0]
+    assert "--   bonus <- (pay * (bonus_pct ?? 0.0)).round(2) (let pay = salary.to_int()) " \
+           "[reads employees.salary, employees.bonus_pct]" in header
+    assert "--   team <- match dept { \"eng\" => \"Engineering\", \"ops\" => \"Operations\", " \
+           "_ => \"Other\" } [reads employees.dept]" in header
+    assert "--   unchanged from employees: id, dept, hired, bonus_pct, active" in header
+    assert "--   rows: active" in header
+    typed = next(text for name, text in out.items() if name.endswith("_employees.sql"))
+    assert "--   salary <- csv column 'salary' of ./data/employees.csv, as string" in typed
+    write = next(text for name, text in out.items() if name.endswith("_roster.sql"))
+    assert "--   unchanged from enrich: id, name, dept," in write
+    # only the file defining the node's output carries it
+    assert "lineage" not in next(t for n, t in out.items() if n.endswith("_enrich.eval.sql"))
+
+
+def test_header_comments_cannot_be_broken_by_cxl_text(tmp_path):
+    pipeline = write_pipeline(tmp_path, """
+        pipeline: {name: tricky}
+        nodes:
+          - type: source
+            name: s
+            config:
+              name: s
+              type: csv
+              path: in.csv
+              schema: [{name: a, type: string}]
+          - type: transform
+            name: t
+            input: s
+            config:
+              cxl: |
+                # a comment; DROP TABLE x
+                emit b = a.concat("*/ \\u2028 --")   # trailing comment
+                emit c = match {   # first
+                  a == "x" => "y",
+                  _ => "z"
+                }
+          - type: sink
+            name: o
+            input: t
+            config: {name: o, type: csv, path: out.csv}
+        """)
+    out = files(Project(pipeline).compile())
+    ok = next(text for name, text in out.items() if name.endswith("_t.sql"))
+    header = ok.split("CREATE OR REPLACE", 1)[0]
+    assert header.splitlines()[2:4] == [
+        '--   b <- a.concat("*/ \\u2028 --") [reads s.a]',
+        '--   c <- match { a == "x" => "y", _ => "z" } [reads s.a]']
+    assert "comment" not in header
+    assert all(line.startswith("--") for line in header.splitlines())
+
+
+def test_trace_to_source_columns(run_cli):
+    r = run_cli("lineage", EMPLOYEES, "roster.bonus")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[:5] == [
+        "roster.bonus : float  [sink]  (unchanged)",
+        "└── enrich.bonus : float  [transform]  = (pay * (bonus_pct ?? 0.0)).round(2)",
+        "    │   let pay = salary.to_int()",
+        "    ├── employees.salary : string  [source]  <- csv column 'salary' of "
+        "./data/employees.csv, as string",
+        "    └── employees.bonus_pct : float  [source]  <- csv column 'bonus_pct' of "
+        "./data/employees.csv, as float"]
+    assert r.stdout.rstrip().endswith("source columns: employees.salary, employees.bonus_pct")
+
+
+def test_trace_through_route_branch_and_merge(run_cli):
+    r = run_cli("lineage", example("order_routing"), "small.cents", "--format", "json")
+    t = json.loads(r.stdout)
+    assert (t["node"], t["reads"]) == ("small", ["by_size.small.cents"])
+    price = t["inputs"][0]["inputs"][0]
+    assert price["node"] == "price" and price["lets"] == [
+        "let cents = (amount.to_float() * 100.0).round().to_int()"]
+    assert price["inputs"][0]["node"] == "orders" and price["inputs"][0]["column"] == "amount"
+    r = run_cli("lineage", example("merged_feeds"), "margins_csv.store")
+    assert "reads $source.name" in r.stdout
+    r = run_cli("lineage", example("merged_feeds"), "margins_parquet.margin_pct")
+    assert r.stdout.rstrip().endswith(
+        "source columns: store_a.price, store_b.price, store_a.cost, store_b.cost")
+
+
+def test_every_sink_column_of_every_example_reaches_a_source():
+    from clinker_sql.inspect.lineage import trace
+
+    for pipeline in EXAMPLES:
+        compiled = Project(pipeline).compile()
+        for name, nl in compiled.lineage.items():
+            if nl.kind != "sink":
+                continue
+            for c in nl.columns:
+                t = trace(compiled.lineage, f"{name}.{c.column}")
+                leaves = t.sources()
+                uses_system = "$source" in json.dumps(t.to_json())
+                assert leaves or uses_system, f"{pipeline.parent.name}: {name}.{c.column}"
+                assert all(s.split(".")[0] in compiled.sources for s in leaves)
+
+
+def test_unknown_column_or_node_is_a_coded_diagnostic(run_cli):
+    r = run_cli("lineage", EMPLOYEES, "roster.bonsu")
+    assert r.exit_code == 1 and "error[CS042]" in r.stderr and "roster.bonus" in r.stderr
+    r = run_cli("lineage", EMPLOYEES, "rooster.bonus")
+    assert r.exit_code == 1 and "did you mean 'roster'" in r.stderr
+    r = run_cli("lineage", EMPLOYEES, "roster")
+    assert r.exit_code == 1 and "error[CS042]" in r.stderr
+
+
+def test_aggregate_and_window_lineage(tmp_path):
+    from .conftest import RETRACTING
+
+    compiled = Project(write_pipeline(tmp_path, RETRACTING)).compile()
+    agg = compiled.lineage["dept_totals"]
+    assert agg.column("total").cxl == "sum(amount)"
+    assert agg.column("total").reads == (("windowed", "amount"),)
+    assert agg.column("n").reads == ()
+    window = compiled.lineage["windowed"].column("running_total")
+    assert window.reads == (("orders", "amount"), ("orders", "department"))
+
+
+def test_combine_lineage_follows_qualifiers(tmp_path):
+    pipeline = write_pipeline(tmp_path, """
+        pipeline: {name: combine_lineage}
+        nodes:
+          - type: source
+            name: orders
+            config:
+              name: orders
+              type: csv
+              path: orders.csv
+              schema: [{name: order_id, type: string}, {name: product_id, type: string},
+                       {name: quantity, type: int}]
+          - type: source
+            name: products
+            config:
+              name: products
+              type: csv
+              path: products.csv
+              schema: [{name: product_id, type: string}, {name: product_name, type: string}]
+          - type: combine
+            name: enrich
+            input: {o: orders, p: products}
+            config:
+              where: "o.product_id == p.product_id"
+              propagate_ck: driver
+              cxl: |
+                emit order_id = o.order_id
+                emit label = p.product_name.concat(" x", o.quantity.to_string())
+          - type: sink
+            name: result
+            input: enrich
+            config: {name: result, type: csv, path: out.csv}
+        """)
+    compiled = Project(pipeline).compile()
+    label = compiled.lineage["enrich"].column("label")
+    assert label.reads == (("products", "product_name"), ("orders", "quantity"))
+    assert compiled.lineage["enrich"].filters == ("where o.product_id == p.product_id",)

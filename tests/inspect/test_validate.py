@@ -1,0 +1,64 @@
+"""validate: load, type-check, compile and check every statement with sqlglot."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from clinker_sql.diagnostics import DiagnosticError
+from clinker_sql.inspect.sqlcheck import check_statements
+from clinker_sql.project import Project
+
+from .conftest import EXAMPLES, RETRACTING, write_pipeline
+
+
+@pytest.mark.parametrize("pipeline", EXAMPLES, ids=lambda p: p.parent.name)
+def test_examples_validate(run_cli, pipeline):
+    r = run_cli("validate", pipeline)
+    assert r.exit_code == 0, r.output
+    assert "every column resolves" in r.stdout
+
+
+def test_retraction_pipeline_validates(run_cli, tmp_path):
+    r = run_cli("validate", write_pipeline(tmp_path, RETRACTING))
+    assert r.exit_code == 0, r.output
+
+
+def _broken(pipeline, view: str, old: str, new: str):
+    project = Project(pipeline)
+    model = project.load()
+    compiled = project.compile(model)
+    for i, stmt in enumerate(compiled.statements):
+        if stmt.name == view:
+            assert old in stmt.sql
+            compiled.statements[i] = dataclasses.replace(stmt, sql=stmt.sql.replace(old, new, 1))
+    return model, compiled
+
+
+def test_a_column_that_does_not_resolve_is_caught():
+    model, compiled = _broken(EXAMPLES[0], "enrich", "`$out.tier`", "`$out.teir`")
+    with pytest.raises(DiagnosticError) as info:
+        check_statements(model, compiled)
+    d = info.value.diagnostics[0]
+    assert d.code == "CS041" and "enrich" in d.message and "$out.teir" in d.message
+
+
+def test_a_statement_that_does_not_parse_is_caught():
+    model, compiled = _broken(EXAMPLES[0], "enrich.eval", "SELECT", "SELEC")
+    with pytest.raises(DiagnosticError) as info:
+        check_statements(model, compiled)
+    assert info.value.diagnostics[0].code == "CS041"
+    assert "does not parse" in info.value.diagnostics[0].message
+
+
+def test_a_type_error_is_a_coded_diagnostic(run_cli, tmp_path):
+    pipeline = write_pipeline(tmp_path, RETRACTING.replace("sum(amount)", "sum(department)"))
+    r = run_cli("validate", pipeline)
+    assert r.exit_code == 1
+    assert "error[E200]" in r.stderr and "Traceback" not in r.output
+
+
+def test_a_missing_pipeline_file(run_cli, tmp_path):
+    r = run_cli("validate", tmp_path / "nope.yaml")
+    assert r.exit_code == 1 and "error[CS104]" in r.stderr
