@@ -157,10 +157,16 @@ def run_cmd(pipeline: Path, out_dir: Path, quiet: bool, explain: str | None, tar
                                 shared_filesystem=shared_filesystem)
         project = Project(pipeline, out_dir)
 
-        def progress(stmt) -> None:
-            if not quiet and stmt.kind == "write":
-                click.echo(f"  writing {stmt.name}", err=True)
-        result = project.run(progress=progress, thrift=thrift)
+        from clinker_sql.runtime.progress import RunProgress, choose_mode
+
+        stream = click.get_text_stream("stderr")
+        progress = RunProgress(stream, choose_mode(stream, quiet))
+        try:
+            result = project.run(progress=progress, thrift=thrift)
+        except BaseException:
+            progress.close(failed=True)
+            raise
+        progress.close()
         click.echo(result.summary)
         sys.exit(result.exit_code)
     _guard(body)

@@ -62,7 +62,7 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
     if prepare is not None:
         compiled = prepare(compiled, base)
     preflight(compiled, base, getattr(executor, "keeps_tables", False))
-    timings: list[dict[str, Any]] = []
+    timings: list[dict[str, Any]] = _Timings(progress)
     writes = [s for s in compiled.statements if s.kind == "write"]
     stagings = [base / s.meta["staging"] for s in writes if "staging" in s.meta]
     tables = [s for s in writes if s.meta.get("format") == "table"]
@@ -137,6 +137,20 @@ def _discard_tables(executor: Executor, tables: list[Statement]) -> None:
                 executor.execute(sql)
             except Exception:  # noqa: BLE001 - best effort: the session may be gone
                 pass
+
+
+class _Timings(list):
+    """The timing entries of the run; each one is also handed to `progress.finished`,
+    when the progress callback has that method (a live display, runtime/progress.py)."""
+
+    def __init__(self, progress=None):
+        super().__init__()
+        self._finished = getattr(progress, "finished", None)
+
+    def append(self, entry: dict[str, Any]) -> None:
+        super().append(entry)
+        if self._finished is not None:
+            self._finished(entry)
 
 
 def _scratch_dir(executor: Executor) -> str:

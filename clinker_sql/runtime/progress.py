@@ -1,0 +1,144 @@
+"""What `run` shows while it works: which step is executing, and how long each took.
+
+The runner calls the progress object with each statement before running it, and its
+`finished` method with each timing entry afterwards (statements, checkpoints,
+retraction passes). Steps are grouped by node: consecutive statements of one node are
+one step; the statements that belong to no node (the DLQ and commit views) are the
+`DLQ and commit` step, the session settings (and Spark's start) the `session` step; each output write and the whole retraction fixpoint are steps too.
+
+Three modes: `live` on a terminal (one line per step, the running one updated in place
+with its elapsed time), `plain` otherwise (one line per finished step, and `writing X`
+before each write, for CI logs), `quiet` (nothing).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import threading
+import time
+from typing import Any, TextIO
+
+TICK = 0.25  # seconds between redraws of the running line
+WIDTH = 26
+
+
+def choose_mode(stream: TextIO, quiet: bool) -> str:
+    if quiet:
+        return "quiet"
+    tty = getattr(stream, "isatty", lambda: False)()
+    if tty and os.environ.get("TERM", "") != "dumb" and not os.environ.get("CI"):
+        return "live"
+    return "plain"
+
+
+def _label(stmt: Any) -> str:
+    if stmt.kind == "write":
+        return f"write {stmt.name}"
+    if stmt.kind == "setup":
+        return "session"
+    return stmt.node or "DLQ and commit"
+
+
+def _seconds(s: float) -> str:
+    return f"{s:.2f}s" if s < 60 else f"{int(s // 60)}m{s % 60:04.1f}s"
+
+
+class RunProgress:
+    def __init__(self, stream: TextIO | None = None, mode: str | None = None):
+        self.stream = stream or sys.stderr
+        self.mode = mode or choose_mode(self.stream, False)
+        self.label: str | None = None
+        self.detail = ""
+        self.started = 0.0
+        self.statements = 0
+        self.passes = 0
+        self.steps: list[tuple[str, float]] = []  # finished steps, for tests and summaries
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
+
+    # ---- the runner's hooks --------------------------------------------------------------
+    def __call__(self, stmt: Any) -> None:
+        """A statement is about to run."""
+        with self._lock:
+            label = _label(stmt)
+            if label != self.label:
+                self._switch(label)
+                if self.mode == "plain" and stmt.kind == "write":
+                    self._print(f"  writing {stmt.name}")
+            self.statements += 1
+            self.detail = stmt.name
+            self._draw()
+
+    def finished(self, entry: dict[str, Any]) -> None:
+        """A step of the run finished (a timing entry of run_results.json)."""
+        with self._lock:
+            if entry.get("kind") == "fixpoint":
+                if self.label != "retraction":
+                    self._switch("retraction")
+                self.passes += 1
+                if self.mode == "plain":
+                    self._print(f"  {entry['name']:<{WIDTH}} {_seconds(entry['seconds'])}")
+            self.detail = f"{entry['name']}" + (
+                f" (pass {self.passes})" if self.label == "retraction" else "")
+            self._draw()
+
+    def close(self, failed: bool = False) -> None:
+        """The run ended (or failed): finish the last line, stop redrawing."""
+        with self._lock:
+            self._finish(failed)
+            self.label = None
+        self._stop.set()
+        if self._ticker is not None:
+            self._ticker.join(timeout=1)
+
+    # ---- drawing -------------------------------------------------------------------------
+    def _switch(self, label: str) -> None:
+        self._finish(False)
+        self.label, self.started, self.statements, self.detail = label, time.perf_counter(), 0, ""
+        if label == "retraction":
+            self.passes = 0
+        if self.mode == "live" and self._ticker is None:
+            self._ticker = threading.Thread(target=self._tick, daemon=True)
+            self._ticker.start()
+
+    def _finish(self, failed: bool) -> None:
+        if self.label is None:
+            return
+        elapsed = time.perf_counter() - self.started
+        self.steps.append((self.label, elapsed))
+        extra = f"  ({self.passes} passes)" if self.label == "retraction" else ""
+        if self.mode == "live":
+            mark = "✗" if failed else "✓"
+            self._line(f"  {mark} {self.label:<{WIDTH}} {_seconds(elapsed):>8}{extra}", end="\n")
+        elif self.mode == "plain" and self.label != "retraction":
+            done = f"wrote {self.label[6:]}" if self.label.startswith("write ") else self.label
+            if failed:
+                done += " (failed)"
+            self._print(f"  {done:<{WIDTH}} {_seconds(elapsed)}")
+
+    def _draw(self) -> None:
+        if self.mode != "live" or self.label is None:
+            return
+        elapsed = time.perf_counter() - self.started
+        self._line(f"  ▸ {self.label:<{WIDTH}} {_seconds(elapsed):>8}  {self.detail}")
+
+    def _tick(self) -> None:
+        while not self._stop.wait(TICK):
+            with self._lock:
+                self._draw()
+
+    def _line(self, text: str, end: str = "") -> None:
+        width = shutil.get_terminal_size((100, 20)).columns
+        if len(text) >= width:
+            text = text[:max(10, width - 2)] + "…"
+        self.stream.write("\r\x1b[2K" + text + end)
+        self.stream.flush()
+
+    def _print(self, text: str) -> None:
+        if self.mode == "quiet":
+            return
+        self.stream.write(text + "\n")
+        self.stream.flush()
