@@ -151,13 +151,13 @@ def layout(plan: dict[str, Any]) -> tuple[list[Box], list[Edge], int, int]:
     extra: list[Box] = []
     feeders = _dlq_edges(plan)
     if feeders:
-        y = height
+        y = height + GAP_Y
+        width = max(width, PAD * 2 + (2 * BOX_W + GAP_X if "" in feeders else BOX_W))
         dlq = Box(DLQ, -1, "DLQ", plan["dlq"]["path"] or "(fail_fast: none)", "dlq",
-                  max(PAD, width - PAD - BOX_W), y, BOX_W, BOX_H)
+                  max(PAD + BOX_W + GAP_X, (width - BOX_W) // 2), y, BOX_W, BOX_H)
         commit = Box("$commit", -1, "correlation commit", "collaterals", "commit",
                      PAD, y, BOX_W, BOX_H)
         extra = [commit, dlq] if "" in feeders else [dlq]
-        width = max(width, PAD * 2 + (2 * BOX_W + GAP_X if "" in feeders else BOX_W))
         height = y + BOX_H + PAD
         for name in feeders:
             edges.append(_edge(boxes[name] if name else commit, dlq, "", True))
