@@ -24,10 +24,12 @@ def sql(e: exp.Expression) -> Sql:
     return Sql(S.to_sql(e))
 
 
+@lru_cache(maxsize=4096)
 def ident(name: str) -> Sql:
     return Sql(S.to_sql(S.ident(name)))
 
 
+@lru_cache(maxsize=1024)
 def literal(value: str) -> Sql:
     return Sql(S.to_sql(S.string(value)))
 
