@@ -103,7 +103,7 @@ def check_statements(p: m.Pipeline, compiled: Compiled) -> CheckReport:
                                        f"{str(exc).splitlines()[0]}"))
             resolved = None
         checked += 1
-        if name is not None:
+        if name is not None and stmt.kind == "view":
             source = resolved if resolved is not None else body
             define(stmt.name, list(source.named_selects) if isinstance(source, exp.Query)
                    else [])

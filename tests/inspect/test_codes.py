@@ -37,7 +37,7 @@ def test_every_code_has_meaning_wrong_example_and_fix(code):
 
 
 def test_explanations_are_only_for_known_codes():
-    assert set(_long_forms()) <= set(CODES) | {"CS037"}
+    assert set(_long_forms()) <= set(CODES)
 
 
 def test_explain_code_prints_all_three(run_cli):

@@ -10,7 +10,9 @@ from clinker_sql.diagnostics import DiagnosticError
 from clinker_sql.inspect.sqlcheck import check_statements
 from clinker_sql.project import Project
 
-from .conftest import EXAMPLES, RETRACTING, write_pipeline
+from .conftest import EXAMPLES, REPO, RETRACTING, write_pipeline
+
+ACCEPTANCE = sorted((REPO.parent / "shared" / "acceptance" / "cases").glob("*/pipeline.yaml"))
 
 
 @pytest.mark.parametrize("pipeline", EXAMPLES, ids=lambda p: p.parent.name)
@@ -23,6 +25,28 @@ def test_examples_validate(run_cli, pipeline):
 def test_retraction_pipeline_validates(run_cli, tmp_path):
     r = run_cli("validate", write_pipeline(tmp_path, RETRACTING))
     assert r.exit_code == 0, r.output
+
+
+@pytest.mark.skipif(not ACCEPTANCE, reason="../shared/acceptance is not beside the repo")
+def test_acceptance_pipelines_check_explain_and_document():
+    """Every shared acceptance pipeline that compiles passes the sqlglot check, and its
+    plan and docs page render (aggregates, windows, combine and retraction included)."""
+    from clinker_sql.inspect.docs import render_page
+    from clinker_sql.inspect.plan import build_plan, render_text
+
+    checked = 0
+    for pipeline in ACCEPTANCE:
+        project = Project(pipeline)
+        try:
+            model = project.load()
+            compiled = project.compile(model)
+        except DiagnosticError:
+            continue  # the cases about a diagnostic
+        check_statements(model, compiled)
+        assert "=== DAG Topology ===" in render_text(build_plan(model, compiled))
+        assert "<svg" in render_page(model, compiled)
+        checked += 1
+    assert checked >= 8
 
 
 def _broken(pipeline, view: str, old: str, new: str):
