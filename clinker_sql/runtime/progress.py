@@ -7,8 +7,10 @@ one step; the statements that belong to no node (the DLQ and commit views) are t
 `DLQ and commit` step, the session settings (and Spark's start) the `session` step; each output write and the whole retraction fixpoint are steps too.
 
 Three modes: `live` on a terminal (one line per step, the running one updated in place
-with its elapsed time), `plain` otherwise (one line per finished step, and `writing X`
-before each write, for CI logs), `quiet` (nothing).
+with its elapsed time), `plain` otherwise, for CI logs (`writing X` before each write, and
+one line per finished step that took a second or more, each write and each retraction
+pass; a failure prints only its diagnostic), `quiet` (nothing). Every step's time is in
+run_results.json either way.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import time
 from typing import Any, TextIO
 
 TICK = 0.25  # seconds between redraws of the running line
+PLAIN_MIN = 1.0  # plain mode lists the steps that took at least this long (and every write)
 WIDTH = 26
 
 
@@ -113,10 +116,9 @@ class RunProgress:
         if self.mode == "live":
             mark = "✗" if failed else "✓"
             self._line(f"  {mark} {self.label:<{WIDTH}} {_seconds(elapsed):>8}{extra}", end="\n")
-        elif self.mode == "plain" and self.label != "retraction":
+        elif self.mode == "plain" and self.label != "retraction" and not failed and (
+                elapsed >= PLAIN_MIN or self.label.startswith("write ")):
             done = f"wrote {self.label[6:]}" if self.label.startswith("write ") else self.label
-            if failed:
-                done += " (failed)"
             self._print(f"  {done:<{WIDTH}} {_seconds(elapsed)}")
 
     def _draw(self) -> None:

@@ -35,7 +35,8 @@ def drive(progress: RunProgress) -> None:
     progress.close()
 
 
-def test_plain_lines():
+def test_plain_lines(monkeypatch):
+    monkeypatch.setattr("clinker_sql.runtime.progress.PLAIN_MIN", 0.0)
     out = io.StringIO()
     progress = RunProgress(out, "plain")
     drive(progress)
@@ -66,6 +67,22 @@ def test_a_failure_marks_the_running_step():
     progress(STEPS[1])
     progress.close(failed=True)
     assert "✗ orders" in out.getvalue()
+
+
+def test_plain_mode_leaves_quick_steps_and_failures_to_the_report():
+    out = io.StringIO()
+    progress = RunProgress(out, "plain")
+    for stmt in STEPS[:5]:
+        progress(stmt)
+    progress.close(failed=True)
+    assert out.getvalue() == ""  # a failed run's stderr starts with its diagnostic
+    out = io.StringIO()
+    drive(RunProgress(out, "plain"))
+    assert out.getvalue().splitlines() == [
+        "  retraction pass 0          0.50s", "  retraction pass 1          0.50s",
+        "  writing big", out.getvalue().splitlines()[3], "  writing dlq",
+        out.getvalue().splitlines()[5]]
+    assert out.getvalue().splitlines()[3].split()[:2] == ["wrote", "big"]
 
 
 def test_quiet_prints_nothing():
