@@ -16,6 +16,7 @@ AGGREGATES = frozenset({"sum", "count", "avg", "min", "max", "collect", "weighte
 NAMESPACES = frozenset({"vars", "pipeline", "source", "record", "window", "config", "doc"})
 COMPARISONS = ("==", "!=", "<", ">", "<=", ">=")
 TRACE_LEVELS = ("info", "warn", "error", "debug")
+MAX_EMIT_EACH_DEPTH = 32
 
 
 def parse_program(text: str) -> a.Program:
@@ -37,6 +38,7 @@ class _Parser:
         self.tokens = tokens
         self.i = 0
         self.nl_depth = 0
+        self.depth = 0  # emit each nesting
 
     # ---- token helpers ---------------------------------------------------------------------
     def peek(self, offset: int = 0) -> Token:
@@ -162,7 +164,10 @@ class _Parser:
             self.next()
             by = None
             if self.accept("KW", "by"):
-                by = self.name_token().value
+                by = self.expect("IDENT", what="a field name after 'distinct by'").value
+            elif self.at("IDENT"):
+                raise self.error(self.peek(), "distinct requires 'by' before the field name",
+                                 f"write `distinct by {self.peek().value}`")
             return a.Distinct(pos, by)
         if tok.is_("KW", "trace"):
             self.next()
@@ -197,13 +202,21 @@ class _Parser:
         return a.ExprStmt(pos, self.expr())
 
     def emit_each(self, pos: a.Pos) -> a.Stmt:
-        self.next()  # each
-        binding = self.expect("IDENT", what="a binding name").value
+        each = self.next()
+        if self.depth >= MAX_EMIT_EACH_DEPTH:
+            raise self.error(each, f"emit each nesting too deep (max {MAX_EMIT_EACH_DEPTH} "
+                             "levels)", "flatten part of the nesting, e.g. with .flat_map")
+        if self.at("KW", "it"):
+            binding = self.next().value
+        else:
+            binding = self.expect("IDENT", what="a binding name").value
         self.expect("KW", "in")
         source = self.expr()
         outer = bool(self.accept("IDENT", "outer"))
         self.expect("PUNCT", "{")
+        self.depth += 1
         body = self.statements(top=False)
+        self.depth -= 1
         self.expect("PUNCT", "}")
         return a.EmitEach(pos, binding, source, outer, tuple(body))
 
