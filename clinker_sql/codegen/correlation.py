@@ -104,6 +104,16 @@ def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
         limit=sql(S.small_int(limit))),
         header=f"correlation: groups over max_group_buffer ({limit})"))
 
+    # A trigger whose key is null is a group of its own source row (Clinker keys its
+    # buffer cell by the row): every other record of that row (emit each siblings, route
+    # copies) is dropped with it, without a collateral entry.
+    no_key = S.not_(S.or_(*[S.not_(S.fn("coalesce", S.col(k), S.string("")).eq(S.string("")))
+                            for k in carried])) if carried else S.boolean(True)
+    row_cells = exp.select(S.col("_cxl_dlq_source_name").as_(S.ident(SOURCE_NAME)),
+                           S.col("_cxl_dlq_source_row").as_(S.ident(SOURCE_ROW))).distinct(
+    ).from_(exp.Table(this=S.ident(triggers_view))).where(S.and_(
+        exp.NEQ(this=S.col("_cxl_dlq_stage"), expression=S.string("source")), no_key,
+        exp.NEQ(this=S.col("_cxl_dlq_source_name"), expression=S.string("<merged>"))))
     commits: dict[str, str] = {}
     for plan in sinks:
         rel = plan.relation
@@ -117,7 +127,7 @@ def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
                                   for k, v in row_keys.items()])
         ctx.add(Statement("view", plan.node.name, view, render(
             "ck_commit.sql.j2", view=ident(view), rows=ident(rel.view), dirty=ident(DIRTY),
-            overflow=ident(OVERFLOW), dirty_match=sql(dirty_match),
+            overflow=ident(OVERFLOW), dirty_match=sql(dirty_match), dirty_rows=sql(row_cells),
             overflow_match=sql(overflow_match)),
             header=f"sink {plan.node.name}: records of clean correlation groups"))
         commits[plan.node.name] = view
