@@ -194,8 +194,8 @@ def compile_report(ctx: Context, sources: list[str]) -> None:
     union = None
     for sink in ctx.compiled.sinks:
         items.append((count(sink["rows_view"]), f"written:{sink['name']}"))
-        q = exp.select(S.col("$source.name"), S.col("$source.row"), S.col(ORDER)).from_(
-            table(sink["rows_view"]))
+        q = exp.select(S.col("$source.name"), S.col("$source.row"), S.col(ORDER)).distinct(
+        ).from_(table(sink["rows_view"]))  # rows of one source row (emit each) count once
         union = q if union is None else exp.union(union, q, distinct=True)
     if union is not None:
         def reached(where: exp.Expression | None = None) -> exp.Expression:
