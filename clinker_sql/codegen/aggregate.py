@@ -163,12 +163,12 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
         "aggregate_eval.sql.j2", view=ident(eval_view), input=ident(input_view),
         select_list=select_list(items)), header=f"{header}: per-row arguments"))
 
-    first = exp.Min(this=S.fn("named_struct", S.string("o"), S.col(SOURCE_ORDER),
-                             S.string("r"), S.col(SOURCE_ROW)))
+    first = exp.Min(this=S.fn("named_struct", *[x for i, c in enumerate(upstream.arrival())
+                                                 for x in (S.string("orf"[i]), S.col(c))]))
     group_items = [(S.col(k), k) for k in keys]
     overflow: list[tuple[str, exp.Expression]] = []
     for b in collector.bindings:
-        agg = aggregate_expression(b)
+        agg = aggregate_expression(b, upstream.fan)
         if b.function == "sum" and b.args[0].type.kind == "int":
             value = S.try_cast(agg, "BIGINT")
             group_items.append((value, b.column))
@@ -191,6 +191,7 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
         index_view = ctx.view(node.name, "index")
         ctx.add(Statement("view", node.name, index_view, render(
             "aggregate_index.sql.j2", view=ident(index_view), eval=ident(eval_view),
+            first=sql(first),
             keys=Sql(", ".join(f"{ident(k)} AS {ident(index_key(i))}" for i, k in enumerate(keys))
                      ) if keys else Sql("1 AS `$all`"),
             group_by=group_tuple), header=f"aggregate {node.name}: stable group numbers"))

@@ -40,6 +40,7 @@ from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
 from clinker_sql.codegen.dlq_shape import ORDER, dlq_select
 from clinker_sql.codegen.plan import (
     CK_PREFIX,
+    FAN,
     SOURCE_FILE,
     SOURCE_NAME,
     SOURCE_ORDER,
@@ -119,7 +120,8 @@ def compile_combine(ctx: Context, node: m.CombineNode,
                    "empty", node.cxl.location(1, 1),
                    "collect emits the driver fields plus an array named after the build input")
     general = bool(where.ranges) or where.residual is not None
-    repeats = _may_repeat(ctx, dict(node.combine_inputs)[driver.qualifier])
+    repeats = _may_repeat(ctx, dict(node.combine_inputs)[driver.qualifier]) or \
+        driver.relation.fan
     program = None
     if node.match != "collect":
         program = compile_cxl(node.cxl, lambda: _lower_body(ctx, node, driver, build, quals))
@@ -350,6 +352,8 @@ def _driver_view(ctx: Context, node: m.CombineNode, driver: Side, dup: bool) -> 
 
 def _bkey(build: Relation, ref: Callable[[str], exp.Expression], repeats: bool) -> exp.Expression:
     args: list[exp.Expression] = [S.string("o"), ref(SOURCE_ORDER), S.string("r"), ref(SOURCE_ROW)]
+    if build.fan:  # rows an emit each fanned out of one row: in their fan-out order
+        args += [S.string("f"), ref(FAN)]
     if repeats:  # identical identities: order by content so "first" stays deterministic
         args += [S.string("t"), S.fn("concat_ws", S.string("\u0001"), *[
             S.fn("coalesce", to_cell(ref(c), t), S.string("")) for c, t in build.columns])]
@@ -589,6 +593,8 @@ def _ok_view(ctx: Context, p: Plan, final: str, program: LoweredProgram | None) 
     hidden = [(S.string(MERGED), SOURCE_NAME), (S.string(MERGED), SOURCE_FILE),
               (S.col(drv.col(SOURCE_ROW)), SOURCE_ROW),
               (S.col(drv.col(SOURCE_ORDER)), SOURCE_ORDER)]
+    if drv.relation.fan:
+        hidden.append((S.col(drv.col(FAN)), FAN))
     if program is not None:
         columns = tuple((n, v.type) for n, v in program.emits.items())
         items = [(S.col("$out." + n), n) for n, _ in columns]
@@ -606,7 +612,7 @@ def _ok_view(ctx: Context, p: Plan, final: str, program: LoweredProgram | None) 
         condition=sql(condition)),
         header=f"combine {p.node.name}: output rows (emits only, $ck per propagate_ck)"))
     emitted = frozenset(n for n, _ in columns) if program is not None else None
-    return Relation(view, columns, p.ck, emitted)
+    return Relation(view, columns, p.ck, emitted, fan=drv.relation.fan)
 
 
 def _sorted_collect(p: Plan) -> Sql:

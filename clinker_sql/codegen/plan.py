@@ -16,6 +16,11 @@ SOURCE_NAME = "$source.name"
 SOURCE_FILE = "$source.file"
 SOURCE_ROW = "$source.row"
 SOURCE_ORDER = "$source.order"  # declaration index of the row's source, for stable output order
+# Position of a row among the rows an `emit each` fanned out of one input row (one array
+# entry per fan-out transform on its path). Fanned-out rows keep their source row's
+# identity; only relations downstream of a fan-out carry this column.
+FAN = "$fan"
+FAN_TYPE = CxlType("array", INT)
 CK_PREFIX = "$ck."
 
 
@@ -31,12 +36,13 @@ class Relation:
     columns: tuple[tuple[str, CxlType], ...]  # user columns, in record order
     ck: tuple[tuple[str, CxlType], ...] = ()  # $ck.* columns present, in lattice order
     emitted: frozenset[str] | None = None  # names the nearest CXL node emitted (None = all)
+    fan: bool = False  # rows carry `$fan` (an `emit each` upstream)
 
     @property
     def hidden(self) -> tuple[tuple[str, CxlType], ...]:
         base = ((SOURCE_NAME, STRING), (SOURCE_FILE, STRING), (SOURCE_ROW, INT),
                 (SOURCE_ORDER, INT))
-        return base + self.ck
+        return base + ((FAN, FAN_TYPE),) * self.fan + self.ck
 
     @property
     def all_columns(self) -> tuple[tuple[str, CxlType], ...]:
@@ -45,8 +51,12 @@ class Relation:
     def column_type(self, name: str) -> CxlType | None:
         return dict(self.all_columns).get(name)
 
+    def arrival(self) -> list[str]:
+        """Hidden columns giving the rows' arrival order."""
+        return [SOURCE_ORDER, SOURCE_ROW] + [FAN] * self.fan
+
     def order_by(self) -> list[exp.Expression]:
-        return [S.col(SOURCE_ORDER), S.col(SOURCE_ROW)]
+        return [S.col(c) for c in self.arrival()]
 
 
 @dataclass(frozen=True)

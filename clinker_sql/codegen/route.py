@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
 from clinker_sql.codegen.dlq_shape import dlq_select
-from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_NAME, SOURCE_ROW, ErrorView, Relation
-from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.plan import FAN, FAN_TYPE, SOURCE_FILE, SOURCE_NAME, SOURCE_ROW
+from clinker_sql.codegen.plan import ErrorView, Relation, Statement
 from clinker_sql.codegen.templates import Sql, ident, render, select_list
 from clinker_sql.codegen.transform import ERR, error_struct
 from clinker_sql.config import model as m
+from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import guard_all
 from clinker_sql.cxl.program import FieldFault, LoweredProgram, lower_condition
 from clinker_sql.cxl.text import to_cell
@@ -51,8 +54,7 @@ def compile_route(ctx: Context, node: m.RouteNode, upstream: Relation) -> None:
             condition=Sql(ident(when_column(branch))),
             select_list=select_list([(S.col(n), n) for n, _ in upstream.all_columns])),
             header=f"route {node.name}: branch {branch}"))
-        ctx.relations[(node.name, branch)] = Relation(view, upstream.columns, upstream.ck,
-                                                      upstream.emitted)
+        ctx.relations[(node.name, branch)] = dataclasses.replace(upstream, view=view)
 
     err_view = ctx.view(node.name, "errors")
     err = S.col(ERR)
@@ -77,20 +79,23 @@ def compile_route(ctx: Context, node: m.RouteNode, upstream: Relation) -> None:
 def compile_merge(ctx: Context, node: m.MergeNode, inputs: list[Relation]) -> Relation:
     from clinker_sql.diagnostics import fail
 
-    first = inputs[0]
+    fan = any(rel.fan for rel in inputs)  # inputs without a fan-out get a null `$fan`
+    first = dataclasses.replace(inputs[0], fan=fan)
     names = [n for n, _ in first.all_columns]
     parts = []
     for ref, rel in zip(node.merge_inputs, inputs):
-        other = [n for n, _ in rel.all_columns]
+        other = [n for n, _ in dataclasses.replace(rel, fan=fan).all_columns]
         if sorted(other) != sorted(names):
             missing = sorted(set(names) ^ set(other))
             raise fail("E314", f"merge '{node.name}': input '{ref}' has different columns than "
                        f"the first input ({', '.join(missing)})", ref.loc)
-        parts.append(Sql(f"{select_list([(S.col(n), n) for n in names])}\n"
+        items = [(S.col(n) if n != FAN or rel.fan else
+                  S.cast(S.null(), T.spark_type_sql(FAN_TYPE)), n) for n in names]
+        parts.append(Sql(f"{select_list(items)}\n"
                          f"FROM {ident(rel.view)}"))
     view = ctx.view(node.name)
     ctx.add(Statement("view", node.name, view, render("merge.sql.j2", view=ident(view),
                                                       parts=parts),
                       header=f"merge {node.name}: {', '.join(str(r) for r in node.merge_inputs)}"))
-    return Relation(view, first.columns, first.ck, first.emitted)
+    return Relation(view, first.columns, first.ck, first.emitted, fan=fan)
 

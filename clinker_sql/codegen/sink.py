@@ -65,7 +65,7 @@ def compile_sink(ctx: Context, node: m.SinkNode, upstream: Relation) -> SinkPlan
     ctx.add(Statement("view", node.name, rows_view, render(
         "sink_rows.sql.j2", view=ident(rows_view), input=ident(upstream.view),
         select_list=select_list(items)), header=f"sink {node.name}: the records it receives"))
-    relation = Relation(rows_view, upstream.columns, upstream.ck, upstream.emitted)
+    relation = Relation(rows_view, upstream.columns, upstream.ck, upstream.emitted, upstream.fan)
     return SinkPlan(node, relation, tuple(project(node, upstream)))
 
 

@@ -5,21 +5,24 @@ from __future__ import annotations
 from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
+from clinker_sql.codegen import steps
 from clinker_sql.codegen.context import Context
+from clinker_sql.codegen.cxl_errors import ERR, ERR_TYPE, KEEP, error_struct
 from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
 from clinker_sql.codegen.dlq_shape import dlq_select
 from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_NAME, SOURCE_ROW, ErrorView, Relation
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.retraction import needs_retraction, retract_input
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
+from clinker_sql.cxl import types as T
 from clinker_sql.cxl.windows import WindowContext
 from clinker_sql.config import model as m
+from clinker_sql.cxl.errors import CxlError
 from clinker_sql.cxl.program import LoweredProgram, lower_program
 from clinker_sql.cxl.text import to_cell
 from clinker_sql.diagnostics import fail
 
-ERR = "$err"
-KEEP = "$keep"
+__all__ = ["ERR", "KEEP", "compile_transform", "error_struct", "out_name"]
 
 
 def out_name(name: str) -> str:
@@ -41,38 +44,46 @@ def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -
             input_view = retract_input(ctx, node.name, upstream)
             partition.append("$retracted")
             window_note = " (window in buffer mode: partitions recomputed over surviving rows)"
-        scope.window = WindowContext(partition, list(w.sort_by), ["$source.order", "$source.row"])
-    program: LoweredProgram = compile_cxl(node.cxl, lambda: lower_program(node.cxl.text, scope))
+        scope.window = WindowContext(partition, list(w.sort_by), upstream.arrival())
+    program: LoweredProgram = compile_cxl(node.cxl, lambda: _lower(node, scope, upstream,
+                                                                     input_view))
     eval_view, ok_view, err_view = (ctx.view(node.name, p) for p in ("eval", None, "errors"))
 
     items: list[tuple[exp.Expression, str]] = [(S.col(n), n) for n, _ in upstream.all_columns]
     items += [(v.sql, out_name(n)) for n, v in program.emits.items()]
-    items.append((program.keep if program.keep is not None else S.boolean(True), KEEP))
-    err = error_struct(program, node.name)
+    if steps.staged(program):
+        items += steps.eval_items(program)
+    else:
+        items.append((program.keep if program.keep is not None else S.boolean(True), KEEP))
+        items.append((error_struct(program, node.name), ERR))
     if input_view != upstream.view:  # a retracted row raises nothing new
-        err = S.case([(S.col("$retracted"), S.cast(S.null(), "STRUCT<category: STRING, "
-                                                   "detail: STRING, field: STRING, value: "
-                                                   "STRING>"))], err)
-    items.append((err, ERR))
+        items = [(S.case([(S.col("$retracted"), S.cast(S.null(), ERR_TYPE))], e), n)
+                 if n == ERR else (e, n) for e, n in items]
     ctx.add(Statement("view", node.name, eval_view, render(
         "transform_eval.sql.j2", view=ident(eval_view), input=ident(input_view),
         select_list=select_list(items), where=sql(where) if where is not None else None),
         header=f"transform {node.name}: evaluate the CXL{window_note}"))
+    checked = eval_view
+    if program.dedups:
+        checked = steps.distinct_views(ctx, node.name, program, eval_view, upstream)
 
     columns = list(upstream.columns)
     names = [n for n, _ in columns]
-    for name, v in program.emits.items():
+    for name, t in program.columns.items():
         if name in names:
-            columns[names.index(name)] = (name, v.type)
+            columns[names.index(name)] = (name, t)
         else:
-            columns.append((name, v.type))
+            columns.append((name, t))
             names.append(name)
-    emitted = set(program.emits)
-    ok_items = [(S.col(out_name(n)) if n in emitted else S.col(n), n) for n, _ in columns]
-    ok_items += [(S.col(n), n) for n, _ in upstream.hidden]
-    ctx.add(Statement("view", node.name, ok_view, render(
-        "transform_ok.sql.j2", view=ident(ok_view), eval=ident(eval_view),
-        select_list=select_list(ok_items)), header=f"transform {node.name}: good rows"))
+    emitted = set(program.columns)
+    if program.blocks:
+        steps.fanout_view(ctx, node.name, program, checked, upstream, columns)
+    else:
+        ok_items = [(S.col(out_name(n)) if n in emitted else S.col(n), n) for n, _ in columns]
+        ok_items += [(S.col(n), n) for n, _ in upstream.hidden]
+        ctx.add(Statement("view", node.name, ok_view, render(
+            "transform_ok.sql.j2", view=ident(ok_view), eval=ident(checked),
+            select_list=select_list(ok_items)), header=f"transform {node.name}: good rows"))
 
     entry = dlq_select(
         source_name=S.col(SOURCE_NAME), source_file=S.col(SOURCE_FILE),
@@ -82,13 +93,31 @@ def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -
         stage=S.string(f"transform:{node.name}"), trigger=True,
         payload={n: to_cell(S.col(n), t) for n, t in upstream.columns + upstream.ck})
     ctx.add(Statement("view", node.name, err_view, render(
-        "node_errors.sql.j2", view=ident(err_view), input=ident(eval_view),
+        "node_errors.sql.j2", view=ident(err_view), input=ident(checked),
         select_list=select_list(entry), condition=Sql(f"{ident(ERR)} IS NOT NULL")),
         header=f"transform {node.name}: rows whose evaluation failed"))
     ctx.error_views.append(ErrorView(err_view, node.name,
                                      tuple(n for n, _ in upstream.columns + upstream.ck), 3,
                                      "CS002"))
-    return Relation(ok_view, tuple(columns), ck=upstream.ck, emitted=frozenset(emitted))
+    return Relation(ok_view, tuple(columns), ck=upstream.ck, emitted=frozenset(emitted),
+                    fan=upstream.fan or bool(program.blocks))
+
+
+def _lower(node: m.TransformNode, scope, upstream: Relation, input_view: str) -> LoweredProgram:
+    # a bare `distinct` keys on every field of the input record: Clinker's record also
+    # holds the engine-stamped $ck.*, $source.file and $source.name (not $source.row)
+    record = [scope.columns[n] for n, _ in upstream.columns]
+    record += [(S.col(n), t) for n, t in upstream.ck]
+    record += [(S.col(SOURCE_FILE), T.STRING), (S.col(SOURCE_NAME), T.STRING)]
+    program = lower_program(node.cxl.text, scope, fanout=True, record=record,
+                            max_expansion=node.max_expansion)
+    if program.dedups and input_view != upstream.view:
+        d = program.dedups[0]
+        raise CxlError("CS001", "distinct in a transform whose analytic window runs in buffer "
+                       "mode (a retraction pipeline) is not supported: Clinker recomputes such "
+                       "windows over surviving rows, and which row a distinct keeps would "
+                       "depend on it", d.pos.line, d.pos.col)
+    return program
 
 
 def _window_checks(ctx: Context, node: m.TransformNode, upstream: Relation) -> bool:
@@ -116,24 +145,3 @@ def _window_checks(ctx: Context, node: m.TransformNode, upstream: Relation) -> b
 
 def _err_field(name: str) -> exp.Expression:
     return exp.Dot(this=S.col(ERR), expression=S.ident(name))
-
-
-def error_struct(program: LoweredProgram, node: str) -> exp.Expression:
-    """`$err`: the first failing operation, in statement order, as a struct."""
-    whens = []
-    for ff in program.faults:
-        f = ff.fault
-        prefix = [S.string("row "), S.cast(S.col(SOURCE_ROW), "STRING"), S.string(": ")]
-        if ff.field is not None:
-            prefix.append(S.string(f"field '{ff.field}': "))
-        detail = S.fn("concat", *prefix, f.message)
-        value = f.value if f.value is not None else S.cast(S.null(), "STRING")
-        whens.append((S.is_true(f.cond), S.fn(
-            "named_struct", S.string("category"), S.string(f.category),
-            S.string("detail"), detail,
-            S.string("field"), S.string(ff.field) if ff.field else S.cast(S.null(), "STRING"),
-            S.string("value"), value)))
-    if not whens:
-        return S.cast(S.null(), "STRUCT<category: STRING, detail: STRING, field: STRING, "
-                      "value: STRING>")
-    return S.case(whens)

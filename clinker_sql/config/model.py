@@ -129,6 +129,7 @@ class TransformNode(Node):
     input: Ref = None  # type: ignore[assignment]
     cxl: CxlSource = None  # type: ignore[assignment]
     analytic_window: AnalyticWindow | None = None
+    max_expansion: int = 10_000  # emit each: records per input row, counted across nesting
 
     @property
     def inputs(self) -> tuple[Ref, ...]:

@@ -343,14 +343,18 @@ def _transform(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     c.raw("validations")  # parsed but never evaluated by Clinker either
     c.raw("log")  # observability only
     c.raw("batch_size")
-    c.int("max_expansion")
+    max_expansion = c.int("max_expansion", 10_000)
+    if max_expansion < 0:
+        raise fail("E000", "max_expansion must be a non-negative integer",
+                   c.node.get("max_expansion").loc)
     for unsupported in ("declares", "phase"):
         if c.has(unsupported):
             c.raw(unsupported)
             raise fail("CS001", f"transform '{unsupported}' is not supported yet",
                        c.key_loc(unsupported))
     c.done()
-    return m.TransformNode(**common, input=ref, cxl=cxl, analytic_window=window)
+    return m.TransformNode(**common, input=ref, cxl=cxl, analytic_window=window,
+                           max_expansion=max_expansion)
 
 
 def _aggregate(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:

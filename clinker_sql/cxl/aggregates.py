@@ -104,8 +104,9 @@ def _result_type(e: a.Call, args: list[Val]) -> CxlType:
     raise error("E203", f"unknown aggregate function {name}()", e)
 
 
-def aggregate_expression(b: Binding) -> exp.Expression:
-    """The Spark aggregate over the pre-aggregation view's argument columns."""
+def aggregate_expression(b: Binding, fan: bool = False) -> exp.Expression:
+    """The Spark aggregate over the pre-aggregation view's argument columns. `fan`: the
+    input rows carry `$fan` (an emit each upstream), part of their arrival order."""
     cols = [S.col(c) for c in b.arg_columns]
     if b.function == "count":
         return exp.Count(this=exp.Star() if b.star or not cols else cols[0])
@@ -124,7 +125,7 @@ def aggregate_expression(b: Binding) -> exp.Expression:
         return node(this=cols[0])
     if b.function == "collect":
         entry = S.fn("named_struct", S.string("o"), S.col(ORDER), S.string("r"), S.col(ROW),
-                     S.string("v"), cols[0])
+                     *([S.string("f"), S.col("$fan")] if fan else []), S.string("v"), cols[0])
         ordered = S.fn("array_sort", S.fn("collect_list", entry))
         lam = exp.Lambda(this=exp.Dot(this=S.col("e"), expression=S.ident("v")),
                          expressions=[S.ident("e")])
