@@ -13,6 +13,7 @@ from clinker_sql.codegen.aggregate import AggregatePlan, compile_aggregate
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.retraction import compile_init, needs_retraction
 from clinker_sql.codegen.dlq import compile_commit
+from clinker_sql.codegen.materialize import plan_checkpoints
 from clinker_sql.codegen.plan import Compiled, Relation, Statement
 from clinker_sql.codegen.route import compile_merge, compile_route
 from clinker_sql.codegen.sink import SinkPlan, compile_sink
@@ -81,7 +82,7 @@ def compile_pipeline(p: m.Pipeline) -> Compiled:
     compile_commit(ctx, sinks, sources, aggregates, retraction)
     compiled.aggregates = aggregates
     compiled.sources = sources
-    compiled.statements = [_format(s) for s in compiled.statements]
+    compiled.statements = plan_checkpoints([_format(s) for s in compiled.statements])
     # for explain, lineage and the file headers: what each node (or route branch) offers
     compiled.relations = {f"{n}.{port}" if port else n: r
                           for (n, port), r in ctx.relations.items()}
@@ -118,9 +119,10 @@ def _format(stmt: Statement) -> Statement:
     if stmt.kind in ("setup", "fixpoint", "checkpoint"):
         return stmt
     try:
-        body = S.pretty(stmt.sql)
+        body, reads = S.pretty_with_reads(stmt.sql)
     except sqlglot.errors.ParseError as exc:  # a compiler bug, never a user error
         raise RuntimeError(f"generated SQL for {stmt.name} does not parse: {exc}\n{stmt.sql}")
+    stmt = replace(stmt, reads=reads)
     if stmt.kind == "write" and stmt.meta.get("format") == "table":
         from clinker_sql.codegen.sink import table_create_sql
 

@@ -78,6 +78,7 @@ class Statement:
     sql: str
     header: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
+    reads: tuple[str, ...] = ()  # tables and views the statement reads (set when formatted)
 
 
 @dataclass

@@ -155,3 +155,14 @@ def to_sql(e: exp.Expression) -> str:
 def pretty(sql: str) -> str:
     """Parse one Spark statement and print it back formatted (the check and the format)."""
     return sqlglot.transpile(sql, read=DIALECT, write=DIALECT, pretty=True)[0]
+
+
+def pretty_with_reads(sql: str) -> tuple[str, tuple[str, ...]]:
+    """`pretty(sql)`, and the names of the tables and views the statement reads (from the
+    same parse): the plan of checkpoints (codegen/materialize.py) works on this graph."""
+    tree = sqlglot.parse_one(sql, read=DIALECT)
+    target = tree.find(exp.Table) if isinstance(tree, exp.Create) else None
+    ctes = {c.alias for c in tree.find_all(exp.CTE)}
+    reads = tuple(dict.fromkeys(t.name for t in tree.find_all(exp.Table)
+                                if t is not target and t.name and t.name not in ctes))
+    return DIALECT.generate(tree, copy=False, pretty=True), reads

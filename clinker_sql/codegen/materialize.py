@@ -1,0 +1,144 @@
+"""Where the runner materializes views, so that Spark plans small pieces (a compiler pass).
+
+Temporary views are stored as SQL text: each time a statement is planned, every view it
+reads is parsed and analyzed again, recursively. A view read along several paths is
+analyzed once per path, and Spark refuses a view nested more than 100 views deep
+(`VIEW_EXCEED_MAX_NESTED_DEPTH`). A long pipeline therefore needs cuts: a *checkpoint*
+statement makes the runner write the view as Parquet into its scratch folder and redefine
+the view over that copy, so that everything after it reads one flat relation.
+
+This pass walks the statements in run order over the graph of what each reads
+(`Statement.reads`). For each statement it knows the nesting depth and the *expanded
+size* (views analyzed, counted once per path) of its plan; when either is over budget it
+checkpoints the upstream node view whose cut removes the most analysis work
+(size x paths), and repeats until the statement fits. Ordinary pipelines stay under the
+budget and get no extra checkpoint; a long chain gets one every few dozen views.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from clinker_sql.codegen.plan import Statement
+
+# Far below Spark's limit of 100 nested views; a deep plan is slow to analyze well before.
+MAX_DEPTH = 40
+# A statement planned over more nested view analyses than this gets cuts while a cut
+# saves at least MIN_GAIN of them: Spark analyzes a view in ~10-30 ms (parse + resolve,
+# 2 cores), a checkpoint of a small relation costs one job of ~0.3 s. Normal pipelines
+# stay under it and get no extra checkpoint.
+MAX_EXPANDED = 60
+MIN_GAIN = 24
+# Views the runner materializes in every retraction pass (runtime/runner.py).
+SEGMENT_BOUNDARIES = (".eval", ".index", ".final")
+
+
+@dataclass
+class _View:
+    index: int  # position of the defining statement
+    reads: list[str]
+    node: str | None
+    flat: bool = False  # materialized (or a scan): depth and size 1
+    consumers: list[str] = field(default_factory=list)
+
+
+def segment_boundary(stmt: Statement) -> bool:
+    """Views the runner materializes in each retraction pass, so that every pass plans
+    small segments instead of the whole pipeline under the DLQ machinery."""
+    return stmt.kind == "view" and stmt.node is not None and \
+        stmt.name.endswith(SEGMENT_BOUNDARIES)
+
+
+def plan_checkpoints(statements: list[Statement]) -> list[Statement]:
+    segmented = any(s.kind == "fixpoint" for s in statements)
+    views: dict[str, _View] = {}
+    out: list[Statement] = []
+    for stmt in statements:
+        if stmt.kind == "checkpoint" and stmt.name in views:
+            views[stmt.name].flat = True
+        reads = [r for r in stmt.reads if r in views]
+        if reads and stmt.kind in ("view", "write", "report", "check"):
+            for cut in _cuts(views, reads):
+                out.append(_checkpoint(cut, views[cut].node, stmt))
+                views[cut].flat = True
+        out.append(stmt)
+        if stmt.kind == "view":
+            views[stmt.name] = _View(len(out), reads, stmt.node,
+                                     flat=not reads or (segmented and segment_boundary(stmt)))
+            for r in reads:
+                views[r].consumers.append(stmt.name)
+    return out
+
+
+def _cuts(views: dict[str, _View], reads: list[str]) -> list[str]:
+    cuts: list[str] = []
+    while True:
+        depth, size = _measure(views, reads)
+        if depth <= MAX_DEPTH and size <= MAX_EXPANDED:
+            return cuts
+        best = _best_cut(views, reads)
+        if best is None or (depth <= MAX_DEPTH and best[0] < MIN_GAIN):
+            return cuts
+        cuts.append(best[1])
+        views[best[1]].flat = True
+
+
+def _measure(views: dict[str, _View], reads: list[str]) -> tuple[int, int]:
+    depth: dict[str, int] = {}
+    size: dict[str, int] = {}
+
+    def visit(name: str) -> None:
+        if name in depth:
+            return
+        v = views[name]
+        if v.flat:
+            depth[name], size[name] = 1, 1
+            return
+        for r in v.reads:
+            visit(r)
+        depth[name] = 1 + max((depth[r] for r in v.reads), default=0)
+        size[name] = 1 + sum(size[r] for r in v.reads)
+
+    for r in reads:
+        visit(r)
+    return 1 + max(depth[r] for r in reads), 1 + sum(size[r] for r in reads)
+
+
+def _best_cut(views: dict[str, _View], reads: list[str]) -> tuple[int, str] | None:
+    """The node view (not yet materialized) whose checkpoint saves the most analyses:
+    (its expanded size - 1) x the number of paths by which the statement reaches it."""
+    ancestors: dict[str, _View] = {}
+    stack = list(reads)
+    while stack:
+        name = stack.pop()
+        if name in ancestors:
+            continue
+        ancestors[name] = views[name]
+        if not views[name].flat:
+            stack += views[name].reads
+    sizes: dict[str, int] = {}
+    for name in sorted(ancestors, key=lambda n: ancestors[n].index):
+        v = ancestors[name]
+        sizes[name] = 1 if v.flat else 1 + sum(sizes[r] for r in v.reads)
+    paths: dict[str, int] = {name: reads.count(name) for name in ancestors}
+    for name in sorted(ancestors, key=lambda n: -ancestors[n].index):
+        v = ancestors[name]
+        if v.flat:
+            continue
+        for r in v.reads:
+            paths[r] += paths[name]
+    candidates = [(sizes[n] - 1) * paths[n] for n in ancestors]
+    best = max(((gain, ancestors[n].index, n) for n, gain in zip(ancestors, candidates)
+                if gain > 0 and ancestors[n].node is not None and not ancestors[n].flat),
+               default=None)
+    return (best[0], best[2]) if best else None
+
+
+def _checkpoint(view: str, node: str | None, before: Statement) -> Statement:
+    return Statement(
+        "checkpoint", node, view,
+        f"-- the runner materializes {view} as Parquet in its scratch folder and redefines "
+        "the view over it, so that the statements below plan it once",
+        header=f"checkpoint {view}: chosen for speed, so that Spark does not analyze its "
+               f"views again for every statement below ({before.name} nests too many views)",
+        reads=(view,))
