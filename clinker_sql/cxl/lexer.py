@@ -31,7 +31,14 @@ class Token:
 
 
 def tokenize(text: str) -> list[Token]:
-    if len(text.encode("utf-8")) > MAX_PROGRAM:
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError as exc:  # a lone surrogate, e.g. from a YAML "\ud800" escape
+        before = text[:exc.start]
+        raise CxlError("E202", f"invalid character U+{ord(text[exc.start]):04X} (a lone "
+                       "surrogate is not text)", before.count("\n") + 1,
+                       exc.start - (before.rfind("\n") + 1) + 1) from None
+    if size > MAX_PROGRAM:
         raise CxlError("E202", "CXL program exceeds 64 KiB", 1, 1)
     tokens: list[Token] = []
     i, line, col = 0, 1, 1

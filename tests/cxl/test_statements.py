@@ -169,3 +169,10 @@ def test_max_expansion_must_not_be_negative():
     with pytest.raises(DiagnosticError) as info:
         _compile(yaml)
     assert info.value.diagnostics[0].code == "E000"
+
+
+def test_a_lone_surrogate_is_a_parse_error_not_a_crash():
+    # YAML's "\ud800" escape yields one; Python cannot encode it as UTF-8
+    with pytest.raises(CxlError) as info:
+        lower('emit a = 1\nemit b = "x\ud800"')
+    assert (info.value.code, info.value.line, info.value.col) == ("E202", 2, 12)
