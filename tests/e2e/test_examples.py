@@ -59,6 +59,15 @@ def test_merged_feeds(tmp_path, spark):
         ("P-2", "store_b", 33.3), ("P-2", "store_b", 35.3), ("P-4", "store_b", 400.0)])
 
 
+def test_order_lines(tmp_path):
+    proc, work = run_example("order_lines", tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert "Pipeline complete: 6 total, 4 ok, 6 written, 2 dlq" in proc.stdout
+    expected = EXAMPLES / "order_lines" / "expected"
+    assert_csv_equal(work / "out" / "order_lines.csv", expected / "order_lines.csv")
+    assert_csv_columns(work / "out" / "dlq.csv", expected / "dlq.csv")
+
+
 @pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir()))
 def test_compile_is_deterministic_and_needs_no_java(name, tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "JAVA_HOME"}
