@@ -30,7 +30,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     if cfg.path_kind == "paths" and len(cfg.paths) != 1:
         raise fail("CS001", "a source with several `paths:` is not supported yet; use `glob:`",
                    node.loc)
-    raw, rows, ok, err = (ctx.view(node.name, s) for s in ("scan", "rows", None, "errors"))
+    raw, split, rows, ok, err = (ctx.view(node.name, s)
+                                 for s in ("scan", "split", "rows", None, "errors"))
     ctx.add(Statement("view", node.name, raw, render(
         "source_scan.sql.j2", view=ident(raw), format=Sql(_SPARK_FORMAT[cfg.format]),
         options=Sql(", ".join(f"{k} {literal(v)}" for k, v in _options(cfg)))),
@@ -46,8 +47,17 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     file_expr = (S.string(cfg.paths[0]) if cfg.path_kind == "path" else
                  S.fn("regexp_replace", S.col("$file", "scan"), S.string("^file:(//)?"),
                       S.string("")))
+    ctx.add(Statement("view", node.name, split, render(
+        "source_split.sql.j2", view=ident(split), raw=ident(raw), columns=columns),
+        header=f"source {node.name}: the rows as text, with the split they were read from"))
+    ctx.add(Statement(
+        "checkpoint", node.name, split,
+        f"-- the runner materializes {split} as Parquet in its scratch folder and redefines "
+        "the view over it, so that the statements below plan it once",
+        header=f"checkpoint {split}: chosen for speed, the files are parsed once (numbering "
+               "the rows and every consumer of the source would parse them again)"))
     ctx.add(Statement("view", node.name, rows, render(
-        "source_rows.sql.j2", view=ident(rows), raw=ident(raw), columns=columns,
+        "source_rows.sql.j2", view=ident(rows), split=ident(split),
         scan_columns=scan_columns, source_name=sql(S.string(node.name)),
         source_file=sql(file_expr), source_order=sql(S.bigint(order))),
         header=f"source {node.name}: stamp $source.row"))
