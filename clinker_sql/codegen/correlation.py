@@ -103,6 +103,12 @@ def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
             ident(k) for k in keys)), members=ident(MEMBERS), has_key=sql(_has_key(keys)),
         limit=sql(S.small_int(limit))),
         header=f"correlation: groups over max_group_buffer ({limit})"))
+    ctx.add(Statement(
+        "checkpoint", None, OVERFLOW,
+        f"-- the runner materializes {OVERFLOW} as Parquet in its scratch folder and redefines "
+        "the view over it, so that the statements below plan it once",
+        header=f"checkpoint {OVERFLOW}: chosen for speed, the group sizes are counted once for "
+               "every commit and the collateral entries"))
 
     # A trigger whose key is null is a group of its own source row (Clinker keys its
     # buffer cell by the row): every other record of that row (emit each siblings, route
@@ -129,7 +135,9 @@ def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
             "ck_commit.sql.j2", view=ident(view), rows=ident(rel.view), dirty=ident(DIRTY),
             overflow=ident(OVERFLOW), dirty_match=sql(dirty_match), dirty_rows=sql(row_cells),
             overflow_match=sql(overflow_match)),
-            header=f"sink {plan.node.name}: records of clean correlation groups"))
+            header=f"sink {plan.node.name}: records of clean correlation groups (chosen for "
+                   "speed: broadcast anti-joins, the dirty and overflowing cells are small; "
+                   "benchmarks/dirty_groups.py)"))
         commits[plan.node.name] = view
 
     first = exp.Dot(this=S.col("$first"), expression=S.ident("r"))
@@ -158,5 +166,6 @@ def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
         dirty_match=_match(keys, "dirty", "members", True, _has_combine(ctx)),
         overflow_match=_match(keys, "overflow", "members", False),
         select_list=select_list(entry)),
-        header="correlation: collateral DLQ entries"))
+        header="correlation: collateral DLQ entries (chosen for speed: broadcast joins of "
+                   "the small dirty and overflow cells; only the rows of hit groups are ranked)"))
     return commits

@@ -73,7 +73,8 @@ def retract_input(ctx: Context, node: str, upstream: Relation) -> str:
         "retraction_input.sql.j2", view=ident(view), input=ident(upstream.view),
         retracted=ident(RETRACTED), cell_match=sql(match),
         cell_columns=Sql(", ".join(ident(c) for c in [SOURCE_NAME] + keys))),
-        header=f"{node}: input rows, flagged when retracted"))
+        header=f"{node}: input rows, flagged when retracted (chosen for speed: broadcast "
+               "joins, the retracted cells are few)"))
     return view
 
 
