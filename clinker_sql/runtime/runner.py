@@ -81,6 +81,7 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
                 _iterate(executor, timings, scratch, done)
             elif stmt.kind == "checkpoint":
                 _checkpoint(executor, stmt, timings, scratch)
+                done.append(stmt)
         for stmt in compiled.statements:  # coded checks, e.g. combine on_miss: error (E319)
             if stmt.kind == "check" and stmt.meta.get("code"):
                 hit = next(iter(executor.query(stmt.sql)), None)
@@ -173,24 +174,34 @@ def _checkpoint(executor: Executor, stmt: Statement, timings: list, scratch: str
                     "seconds": round(time.perf_counter() - start, 4)})
 
 
-_BOUNDARIES = (".eval", ".input", ".index", ".final")
-
-
 def _segment_boundary(stmt: Statement) -> bool:
-    """Views materialized in each retraction pass, so that Spark plans small segments
-    instead of the whole pipeline under every union and join of the DLQ machinery."""
-    return stmt.kind == "view" and stmt.node is not None and stmt.name.endswith(_BOUNDARIES)
+    """Views materialized in each retraction pass (codegen/materialize.py)."""
+    from clinker_sql.codegen.materialize import segment_boundary
+
+    return segment_boundary(stmt)
 
 
 def _replay(executor: Executor, done: list[Statement], timings: list, scratch: str) -> None:
-    """Define the pipeline's views again over the new retraction state, segment by segment."""
+    """Define again, over the new retraction state, the node views that depend on it, and
+    materialize them again where they were materialized: the views upstream of every
+    retraction input do not change between passes and keep their first definition."""
+    from clinker_sql.codegen.retraction import RETRACTED, TRIGGERS_SEEN
+
+    changed = {RETRACTED, TRIGGERS_SEEN}
+    for stmt in done:
+        if stmt.kind == "view" and changed.intersection(stmt.reads):
+            changed.add(stmt.name)
     for stmt in done:
         # node views only: the pipeline-level views ($pipeline.retracted, ...) are the
         # retraction state the iteration just replaced
-        if stmt.kind == "view" and stmt.node is not None:
+        if stmt.node is None or stmt.name not in changed:
+            continue
+        if stmt.kind == "view":
             executor.execute(stmt.sql)
             if _segment_boundary(stmt):
                 _checkpoint(executor, stmt, timings, scratch, suffix="next")
+        elif stmt.kind == "checkpoint":
+            _checkpoint(executor, stmt, timings, scratch, suffix="next")
 
 
 def _iterate(executor: Executor, timings: list, scratch: str,
