@@ -17,9 +17,13 @@ Views, in order (`<n>` is the node name; the optional ones only when needed):
   <n>.errors   DLQ entries of the driver rows; <n>.build_errors of the matched build rows
 
 Decisions where the spec is silent (documented in the report and README):
-- "first match" = the lowest build row in (`$source.order`, `$source.row`) order.
-  Clinker's hash kernel walks its collision chain newest-first, so it differs
-  from Clinker only when several build rows match one driver.
+- Candidate order is Clinker's: with equality keys only (its hash build/probe
+  kernel) a key's collision chain is walked newest-first, so "first match" is the
+  *highest* build row and `all` / `collect` list matches from the last build row to
+  the first; with a range conjunct (its IE-join kernels) the lowest build index wins
+  and matches come in build order. `$bkey` encodes that order (smallest = first).
+- `match: all` output rows carry `$fan` (the match's position), so that the rows
+  of one driver reach the sink in Clinker's order.
 - Output rows carry `$source.name` = `$source.file` = '<merged>' and the driver's
   `$source.row` / `$source.order` (Clinker keeps the driver's row id on the output).
 - A build-side join key that can fail to evaluate is refused (CS001): Clinker
@@ -350,14 +354,30 @@ def _driver_view(ctx: Context, node: m.CombineNode, driver: Side, dup: bool) -> 
     return dataclasses.replace(driver, relation=dataclasses.replace(rel, view=view))
 
 
-def _bkey(build: Relation, ref: Callable[[str], exp.Expression], repeats: bool) -> exp.Expression:
-    args: list[exp.Expression] = [S.string("o"), ref(SOURCE_ORDER), S.string("r"), ref(SOURCE_ROW)]
+def _bkey(build: Relation, ref: Callable[[str], exp.Expression], repeats: bool,
+          newest_first: bool) -> exp.Expression:
+    """The build rows' candidate order: the smallest `$bkey` is met first."""
+    def pos(e: exp.Expression) -> exp.Expression:
+        return exp.Neg(this=e) if newest_first else e
+
+    args: list[exp.Expression] = [S.string("o"), pos(ref(SOURCE_ORDER)), S.string("r"),
+                                  pos(ref(SOURCE_ROW))]
     if build.fan:  # rows an emit each fanned out of one row: in their fan-out order
-        args += [S.string("f"), ref(FAN)]
+        fan = ref(FAN)
+        if newest_first:
+            fan = S.fn("transform", fan, exp.Lambda(this=exp.Neg(this=S.col("x")),
+                                                    expressions=[S.ident("x")]))
+        args += [S.string("f"), fan]
     if repeats:  # identical identities: order by content so "first" stays deterministic
         args += [S.string("t"), S.fn("concat_ws", S.string("\u0001"), *[
             S.fn("coalesce", to_cell(ref(c), t), S.string("")) for c, t in build.columns])]
     return S.fn("named_struct", *args)
+
+
+def newest_first(p: Plan) -> bool:
+    """Clinker's hash build/probe kernel (equality conjuncts only) walks a key's build rows
+    newest-first; its IE-join kernels (any range conjunct) go in build order."""
+    return not p.where.ranges
 
 
 def _element(build: Side, ck: frozenset[str], ref: Callable[[str], exp.Expression],
@@ -380,7 +400,7 @@ def _build_view(ctx: Context, p: Plan) -> str:
     repeats = _may_repeat(ctx, dict(node.combine_inputs)[build.qualifier])
     keys = [(bv.sql, f"$k.{i}") for i, (_, bv) in enumerate(p.where.keys)]
     items = [(S.col(c), c) for c, _ in rel.all_columns] + keys
-    items += [(_bkey(rel, S.col, repeats), BKEY), (S.boolean(True), PRESENT)]
+    items += [(_bkey(rel, S.col, repeats, newest_first(p)), BKEY), (S.boolean(True), PRESENT)]
     key_list = Sql(", ".join(ident(k) for _, k in keys))
     if node.match == "collect" and not p.general and keys:
         element = _element(build, p.build_ck, S.col, S.col(BKEY))
@@ -391,7 +411,8 @@ def _build_view(ctx: Context, p: Plan) -> str:
         first = node.match == "first" and not p.general and bool(keys)
         body = render("combine_build.sql.j2", view=ident(view), input=ident(rel.view),
                       select_list=select_list(items), keys=key_list, first_per_key=first)
-        how = "the first row per key (lowest build row)" if first else "every row"
+        how = ("the first row per key (" + ("highest" if newest_first(p) else "lowest") +
+               " build row, as Clinker's kernel meets it)") if first else "every row"
     ctx.add(Statement("view", node.name, view, body,
                       header=f"combine {node.name}: build input '{build.qualifier}', {how}"))
     return view
@@ -593,7 +614,15 @@ def _ok_view(ctx: Context, p: Plan, final: str, program: LoweredProgram | None) 
     hidden = [(S.string(MERGED), SOURCE_NAME), (S.string(MERGED), SOURCE_FILE),
               (S.col(drv.col(SOURCE_ROW)), SOURCE_ROW),
               (S.col(drv.col(SOURCE_ORDER)), SOURCE_ORDER)]
-    if drv.relation.fan:
+    fan = drv.relation.fan or p.node.match == "all"
+    if p.node.match == "all":  # one row per match: its position in Clinker's candidate order
+        rank = exp.Window(this=exp.RowNumber(), partition_by=[S.col(c) for c in p.identity],
+                          order=exp.Order(expressions=[exp.Ordered(this=S.col(BKEY))]))
+        here = S.fn("array", S.cast(rank, "BIGINT"))
+        hidden.append((S.fn("concat", S.fn("coalesce", S.col(drv.col(FAN)), S.cast(
+            S.fn("array"), T.spark_type_sql(FAN_TYPE))), here) if drv.relation.fan else here,
+            FAN))
+    elif drv.relation.fan:
         hidden.append((S.col(drv.col(FAN)), FAN))
     if program is not None:
         columns = tuple((n, v.type) for n, v in program.emits.items())
@@ -612,7 +641,7 @@ def _ok_view(ctx: Context, p: Plan, final: str, program: LoweredProgram | None) 
         condition=sql(condition)),
         header=f"combine {p.node.name}: output rows (emits only, $ck per propagate_ck)"))
     emitted = frozenset(n for n, _ in columns) if program is not None else None
-    return Relation(view, columns, p.ck, emitted, fan=drv.relation.fan)
+    return Relation(view, columns, p.ck, emitted, fan=fan)
 
 
 def _sorted_collect(p: Plan) -> Sql:

@@ -89,7 +89,9 @@ def _orders_products(tmp: Path, products: str = PRODUCTS) -> tuple[str, str]:
 
 # ---- match modes ---------------------------------------------------------------------------
 
-def test_first_null_fields_picks_lowest_build_row(tmp_path, executor):
+def test_first_null_fields_picks_the_newest_build_row_as_clinkers_hash_kernel(tmp_path,
+                                                                             executor):
+    # equality keys only: Clinker's hash table walks a key's rows newest-first
     result = run(tmp_path, executor, *_orders_products(tmp_path),
                  combine("enrich", "{ orders: orders, products: products }",
                          "orders.product_id == products.product_id", ENRICH,
@@ -99,7 +101,7 @@ def test_first_null_fields_picks_lowest_build_row(tmp_path, executor):
     out = tmp_path / "out" / "result.csv"
     assert out.read_text().splitlines()[0] == "order_id,product_name,quantity"
     assert table(out, "order_id", "product_name", "quantity") == [
-        ("ORD-1", "Widget", "5"), ("ORD-2", "Gadget", "3"), ("ORD-3", "", "7")]
+        ("ORD-1", "WidgetV2", "5"), ("ORD-2", "Gadget", "3"), ("ORD-3", "", "7")]
     assert result.counts["written"] == 3
 
 
@@ -110,8 +112,9 @@ def test_all_fans_out_and_skip_drops_misses(tmp_path, executor):
                          match="all", on_miss="skip", propagate_ck="driver"),
                  sink(tmp_path, "result", "enrich"))
     assert result.exit_code == 0
-    assert table(tmp_path / "out" / "result.csv", "order_id", "product_name") == [
-        ("ORD-1", "Widget"), ("ORD-1", "WidgetV2"), ("ORD-2", "Gadget")]
+    # in Clinker's order: by driver row, then a driver's matches newest build row first
+    assert [(r["order_id"], r["product_name"]) for r in rows(tmp_path / "out" / "result.csv")] \
+        == [("ORD-1", "WidgetV2"), ("ORD-1", "Widget"), ("ORD-2", "Gadget")]
 
 
 def test_all_null_fields_keeps_unmatched_driver(tmp_path, executor):
@@ -133,9 +136,10 @@ def test_collect_builds_array_named_after_build_qualifier(tmp_path, executor):
     lines = (tmp_path / "out" / "result.ndjson").read_text().splitlines()
     records = {r["order_id"]: r for r in map(json.loads, lines)}
     assert list(records["ORD-1"]) == ["order_id", "product_id", "quantity", "products"]
+    # Clinker's hash kernel lists a key's build rows newest first
     assert records["ORD-1"]["products"] == [
-        {"product_id": "PROD-A", "product_name": "Widget"},
-        {"product_id": "PROD-A", "product_name": "WidgetV2"}]
+        {"product_id": "PROD-A", "product_name": "WidgetV2"},
+        {"product_id": "PROD-A", "product_name": "Widget"}]
     assert records["ORD-1"]["quantity"] == 5
     assert records["ORD-3"]["products"] == []  # a miss is an empty array, not null
 
@@ -203,7 +207,7 @@ def test_on_miss_error_passes_when_every_driver_matches(tmp_path, executor):
                  sink(tmp_path, "result", "enrich"))
     assert result.exit_code == 0
     assert table(tmp_path / "out" / "result.csv", "order_id", "product_name") == [
-        ("ORD-1", "Widget")]
+        ("ORD-1", "WidgetV2")]
 
 
 # ---- propagate_ck --------------------------------------------------------------------------
@@ -262,6 +266,9 @@ def test_propagate_ck_driver_wins_a_name_collision(tmp_path, executor):
 
 DRV = "id,amt\n1,10\n2,20\n3,30\n"
 BLD = "id,factor\n3,5\n1,2\n2,0\n2,4\n"
+# the same rows, id=2's in the other order: Clinker's hash kernel meets the newest build
+# row of a key first, so `first` picks factor 0 (row 4) here
+BLD_NEWEST_FAILS = "id,factor\n3,5\n1,2\n2,4\n2,0\n"
 
 
 def test_all_fanout_failure_dead_letters_the_driver_row(tmp_path, executor):
@@ -291,24 +298,37 @@ def test_all_fanout_failure_dead_letters_the_driver_row(tmp_path, executor):
 
 
 def test_first_fails_only_on_the_chosen_match(tmp_path, executor):
-    # under `first` id=2 uses the first build row (factor 0) and fails; 1 and 3 pass
+    # under `first` id=2 uses its newest build row (factor 0) and fails; 1 and 3 pass
+    run(tmp_path, executor,
+        source(tmp_path, "src_drv", DRV, ("id: int", "amt: int")),
+        source(tmp_path, "src_bld", BLD_NEWEST_FAILS, ("id: int", "factor: int")),
+        combine("enriched", "{ d: src_drv, b: src_bld }", "d.id == b.id",
+                "emit id = d.id\nemit ratio = d.amt / b.factor", propagate_ck="driver"),
+        sink(tmp_path, "out", "enriched"), strategy="continue")
+    assert table(tmp_path / "out" / "out.csv", "id", "ratio") == [("1", "5"), ("3", "6")]
+    assert sorted((r["_cxl_dlq_source_name"], r["_cxl_dlq_source_row"])
+                  for r in rows(tmp_path / "out" / "dlq.csv")) == [("src_bld", "4"),
+                                                                   ("src_drv", "2")]
+
+
+def test_first_takes_the_newest_build_row_and_passes(tmp_path, executor):
+    # BLD: id=2's newest row is factor 4, so `first` never meets factor 0
     run(tmp_path, executor,
         source(tmp_path, "src_drv", DRV, ("id: int", "amt: int")),
         source(tmp_path, "src_bld", BLD, ("id: int", "factor: int")),
         combine("enriched", "{ d: src_drv, b: src_bld }", "d.id == b.id",
                 "emit id = d.id\nemit ratio = d.amt / b.factor", propagate_ck="driver"),
         sink(tmp_path, "out", "enriched"), strategy="continue")
-    assert table(tmp_path / "out" / "out.csv", "id", "ratio") == [("1", "5"), ("3", "6")]
-    assert sorted((r["_cxl_dlq_source_name"], r["_cxl_dlq_source_row"])
-                  for r in rows(tmp_path / "out" / "dlq.csv")) == [("src_bld", "3"),
-                                                                   ("src_drv", "2")]
+    assert table(tmp_path / "out" / "out.csv", "id", "ratio") == [("1", "5"), ("2", "5"),
+                                                                  ("3", "6")]
+    assert not (tmp_path / "out" / "dlq.csv").exists()
 
 
 def test_failure_under_fail_fast_exits_3(tmp_path, executor):
     with pytest.raises(DiagnosticError) as info:
         run(tmp_path, executor,
             source(tmp_path, "src_drv", DRV, ("id: int", "amt: int")),
-            source(tmp_path, "src_bld", BLD, ("id: int", "factor: int")),
+            source(tmp_path, "src_bld", BLD_NEWEST_FAILS, ("id: int", "factor: int")),
             combine("enriched", "{ d: src_drv, b: src_bld }", "d.id == b.id",
                     "emit id = d.id\nemit ratio = d.amt / b.factor", propagate_ck="driver"),
             sink(tmp_path, "out", "enriched"))
@@ -395,10 +415,11 @@ def test_compile_diagnostics(tmp_path, inputs, where, cxl, config, code):
 # ---- the general path: residual conditions, ranking, repeated driver identities ------------
 
 def test_residual_failure_dead_letters_driver_and_candidate(tmp_path, executor):
-    # residual `d.amt / b.factor > 1` fails on factor 0 before any match is found
+    # residual `d.amt / b.factor > 1` fails on factor 0 (id=2's newest row, met first)
+    # before any match is found
     run(tmp_path, executor,
         source(tmp_path, "src_drv", DRV, ("id: int", "amt: int")),
-        source(tmp_path, "src_bld", "id,factor\n1,2\n2,0\n2,4\n3,100\n",
+        source(tmp_path, "src_bld", "id,factor\n1,2\n2,4\n2,0\n3,100\n",
                ("id: int", "factor: int")),
         combine("enriched", "{ d: src_drv, b: src_bld }", "d.id == b.id and d.amt / b.factor > 1",
                 "emit id = d.id\nemit factor = b.factor", propagate_ck="driver"),
@@ -407,14 +428,14 @@ def test_residual_failure_dead_letters_driver_and_candidate(tmp_path, executor):
     assert table(tmp_path / "out" / "out.csv", "id", "factor") == [("1", "2"), ("3", "")]
     got = sorted((r["_cxl_dlq_source_name"], r["_cxl_dlq_source_row"], r["_cxl_dlq_trigger"],
                   r["_cxl_dlq_triggering_field"]) for r in rows(tmp_path / "out" / "dlq.csv"))
-    assert got == [("src_bld", "2", "false", ""), ("src_drv", "2", "true", "")]
+    assert got == [("src_bld", "3", "false", ""), ("src_drv", "2", "true", "")]
 
 
 def test_first_with_residual_stops_at_the_first_match(tmp_path, executor):
-    # id=2: candidate factor 4 passes before factor 0 would fail (build order 4, then 0)
+    # id=2: candidate factor 4 passes before factor 0 would fail (newest first: 4, then 0)
     run(tmp_path, executor,
         source(tmp_path, "src_drv", DRV, ("id: int", "amt: int")),
-        source(tmp_path, "src_bld", "id,factor\n2,4\n2,0\n", ("id: int", "factor: int")),
+        source(tmp_path, "src_bld", "id,factor\n2,0\n2,4\n", ("id: int", "factor: int")),
         combine("enriched", "{ d: src_drv, b: src_bld }", "d.id == b.id and d.amt / b.factor > 1",
                 "emit id = d.id\nemit factor = b.factor", on_miss="skip", propagate_ck="driver"),
         sink(tmp_path, "out", "enriched"), strategy="continue")
@@ -490,7 +511,7 @@ def test_every_candidate_failing_gives_one_entry_per_driver(tmp_path, executor):
         sink(tmp_path, "out", "enriched"), strategy="continue")
     assert table(tmp_path / "out" / "out.csv", "id", "factor") == [("1", ""), ("3", "")]
     assert sorted((r["_cxl_dlq_source_name"], r["_cxl_dlq_source_row"])
-                  for r in rows(tmp_path / "out" / "dlq.csv")) == [("src_bld", "1"),
+                  for r in rows(tmp_path / "out" / "dlq.csv")) == [("src_bld", "2"),
                                                                    ("src_drv", "2")]
 
 
