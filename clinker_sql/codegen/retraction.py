@@ -122,7 +122,7 @@ def _contributors(plan, keys: list[str], triggers: str) -> exp.Expression:
         *[S.fn("nullif", S.cast(v, "STRING"), S.string("")).as_(S.ident(k))
           for k, v in zip(keys, key_values)],
         S.case([(has_key, S.cast(S.null(), "BIGINT"))], S.col(SOURCE_ROW, "e")).as_(
-            ident(SOURCE_ROW)),
+            S.ident(SOURCE_ROW)),
     ).from_(exp.Table(this=S.ident(plan.eval_view), alias=exp.TableAlias(this=S.ident("e"))))
     select = select.join(exp.Table(this=S.ident(f"{plan.node}.index"),
                                    alias=exp.TableAlias(this=S.ident("i"))), on=index_match)

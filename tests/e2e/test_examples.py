@@ -68,6 +68,33 @@ def test_order_lines(tmp_path):
     assert_csv_columns(work / "out" / "dlq.csv", expected / "dlq.csv")
 
 
+def test_retract_orders(tmp_path):
+    proc, work = run_example("retract_orders", tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert "Pipeline complete: 9 total, 5 ok, 5 written, 1 dlq" in proc.stdout
+    expected = EXAMPLES / "retract_orders" / "expected"
+    assert_csv_equal(work / "out" / "report.csv", expected / "report.csv")
+    assert_csv_columns(work / "out" / "dlq.csv", expected / "dlq.csv")
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.iterdir()
+                                        if (p / "README.md").is_file()))
+def test_sql_shown_in_an_example_readme_is_what_compile_writes(name, tmp_path):
+    """An example's README quotes compiled views: each ```sql block must appear verbatim
+    in a file `clinker-sql compile` writes (recompile and paste when the SQL changes)."""
+    text = (EXAMPLES / name / "README.md").read_text(encoding="utf-8")
+    blocks = [b.split("\n", 1)[1].rsplit("```", 1)[0].strip("\n")
+              for b in text.split("```sql")[1:]]
+    assert blocks, "the README shows no compiled SQL"
+    proc = subprocess.run(CLI + ["compile", str(EXAMPLES / name / "pipeline.yaml"),
+                                 "--out", str(tmp_path)], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    compiled = [p.read_text(encoding="utf-8") for p in tmp_path.rglob("*.sql")]
+    for block in blocks:
+        assert any(block in c for c in compiled), block.splitlines()[0]
+
+
 @pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir()))
 def test_compile_is_deterministic_and_needs_no_java(name, tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "JAVA_HOME"}
