@@ -100,6 +100,14 @@ class Fields:
             out.append(item.value)
         return out, node
 
+    def refuse(self, keys: tuple[str, ...], message: str) -> None:
+        """Keys Clinker accepts that clinker-sql does not implement: CS001 at the first one
+        present (`message` formats `{key}`), never silently ignored."""
+        for key in keys:
+            if self.has(key):
+                self.raw(key)
+                raise fail("CS001", message.format(key=key), self.key_loc(key))
+
     def done(self, allowed_extra: tuple[str, ...] = ()) -> None:
         for key, (key_node, _) in self.node.entries.items():
             if key in self.seen or key in allowed_extra:

@@ -101,11 +101,8 @@ def _error_handling(node: YNode | None, warnings: list[Diagnostic]) -> m.ErrorHa
         d = Fields(dlq_node, "error_handling.dlq:")
         dlq = m.DlqConfig(path=d.str("path"), include_reason=d.bool("include_reason", True),
                           include_source_row=d.bool("include_source_row", True), loc=d.loc)
-        for unsupported in ("max_rate", "min_records", "per_source"):
-            if d.has(unsupported):
-                d.raw(unsupported)
-                raise fail("CS001", f"error_handling.dlq.{unsupported} is not supported yet",
-                           d.key_loc(unsupported))
+        d.refuse(("max_rate", "min_records", "per_source"),
+                 "error_handling.dlq.{key} is not supported yet")
         d.done()
     max_group_buffer = f.int("max_group_buffer", 100_000)
     policy = f.choice("correlation_fanout_policy", ("any", "all", "primary"), "any")
@@ -242,14 +239,10 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         u = Fields(on_unmapped, "on_unmapped")
         u.choice("mode", ("auto_widen", "drop", "reject"))
         u.done()
-    for unsupported in ("exclude", "files", "sort_order", "on_unsorted", "watermark",
-                        "dlq_granularity", "split_to_rows", "split_values", "transport",
-                        "envelope", "resource", "modified_after", "modified_before",
-                        "min_size", "max_size"):
-        if c.has(unsupported):
-            c.raw(unsupported)
-            raise fail("CS001", f"source '{unsupported}' is not supported yet",
-                       c.key_loc(unsupported))
+    c.refuse(("exclude", "files", "sort_order", "on_unsorted", "watermark", "dlq_granularity",
+              "split_to_rows", "split_values", "transport", "envelope", "resource",
+              "modified_after", "modified_before", "min_size", "max_size"),
+             "source '{key}' is not supported yet")
     c.done()
     cfg = m.SourceConfig(name=cfg_name, format=fmt, paths=tuple(paths), path_kind=kind,
                          schema=schema, correlation_key=tuple(ck),
@@ -279,12 +272,8 @@ def _schema(node: YNode, what: str) -> tuple[m.Column, ...]:
         precision, scale = c.int("precision"), c.int("scale")
         fmt = c.str("format")
         source_name = c.str("source_name")
-        for unsupported in ("required", "default", "coerce", "enum", "long_unique", "multiple",
-                            "start", "width", "end", "justify", "pad"):
-            if c.has(unsupported):
-                c.raw(unsupported)
-                raise fail("CS001", f"column option '{unsupported}' is not supported yet",
-                           c.key_loc(unsupported))
+        c.refuse(("required", "default", "coerce", "enum", "long_unique", "multiple", "start",
+                  "width", "end", "justify", "pad"), "column option '{key}' is not supported yet")
         c.done()
         if fmt is not None and ctype not in ("date", "date_time"):
             raise fail("E000", "'format' applies to date and date_time columns only", c.loc)
@@ -333,11 +322,7 @@ def _transform(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
                 sort_by.append((s.str("field", required=True),
                                 s.choice("order", ("asc", "desc"), "asc")))
                 s.done()
-        for unsupported in ("source", "on"):
-            if w.has(unsupported):
-                w.raw(unsupported)
-                raise fail("CS001", f"cross-source windows ('{unsupported}') are not supported "
-                           "yet", w.key_loc(unsupported))
+        w.refuse(("source", "on"), "cross-source windows ('{key}') are not supported yet")
         w.done()
         window = m.AnalyticWindow(tuple(group_by), tuple(sort_by), w.loc)
     c.raw("validations")  # parsed but never evaluated by Clinker either
@@ -347,11 +332,7 @@ def _transform(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     if max_expansion < 0:
         raise fail("E000", "max_expansion must be a non-negative integer",
                    c.node.get("max_expansion").loc)
-    for unsupported in ("declares", "phase"):
-        if c.has(unsupported):
-            c.raw(unsupported)
-            raise fail("CS001", f"transform '{unsupported}' is not supported yet",
-                       c.key_loc(unsupported))
+    c.refuse(("declares", "phase"), "transform '{key}' is not supported yet")
     c.done()
     return m.TransformNode(**common, input=ref, cxl=cxl, analytic_window=window,
                            max_expansion=max_expansion)
@@ -365,11 +346,7 @@ def _aggregate(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     group_by, _ = c.str_list("group_by")
     cxl = cxl_source(c.raw("cxl", required=True), f"cxl of {what}", ctx)
     strategy = c.choice("strategy", ("auto", "hash", "streaming"), "auto")
-    for unsupported in ("time_window", "allowed_lateness"):
-        if c.has(unsupported):
-            c.raw(unsupported)
-            raise fail("CS001", f"aggregate '{unsupported}' is not supported yet",
-                       c.key_loc(unsupported))
+    c.refuse(("time_window", "allowed_lateness"), "aggregate '{key}' is not supported yet")
     c.raw("batch_size")
     c.done()
     return m.AggregateNode(**common, input=ref, group_by=tuple(group_by), cxl=cxl,
@@ -442,11 +419,8 @@ def _combine(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         propagate = ("named", tuple(named))
     else:
         raise fail("E000", "propagate_ck must be driver, all or {named: [...]}", pck.loc)
-    for unsupported in ("correlation_fanout_policy", "max_output_rows"):
-        if c.has(unsupported):
-            c.raw(unsupported)
-            raise fail("CS001", f"combine '{unsupported}' is not supported yet",
-                       c.key_loc(unsupported))
+    c.refuse(("correlation_fanout_policy", "max_output_rows"),
+             "combine '{key}' is not supported yet")
     c.done()
     return m.CombineNode(**common, combine_inputs=inputs, where=where, cxl=cxl, match=match,
                          on_miss=on_miss, drive=drive, propagate_ck=propagate)
@@ -498,12 +472,8 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     if_exists = c.choice("if_exists", ("overwrite", "error", "unique_suffix"), "overwrite")
     if if_exists != "overwrite":
         raise fail("CS001", f"if_exists: {if_exists} is not supported yet", c.key_loc("if_exists"))
-    for unsupported in ("sort_order", "schema", "split", "write_meta", "join_values",
-                        "reconstruct_envelope", "unique_suffix_width"):
-        if c.has(unsupported):
-            c.raw(unsupported)
-            raise fail("CS001", f"sink '{unsupported}' is not supported yet",
-                       c.key_loc(unsupported))
+    c.refuse(("sort_order", "schema", "split", "write_meta", "join_values",
+              "reconstruct_envelope", "unique_suffix_width"), "sink '{key}' is not supported yet")
     c.done()
     return m.SinkNode(**common, input=ref, config=cfg)
 
