@@ -66,7 +66,8 @@ def assemble(meta: dict, base: Path) -> PendingOutput:
 
 def _concat(staging: Path, out) -> None:
     for part in _parts(staging):
-        with open(part, encoding="utf-8") as src:
+        # newline="": a CR inside a quoted value stays a CR (no newline translation)
+        with open(part, encoding="utf-8", newline="") as src:
             shutil.copyfileobj(src, out, 1 << 20)
 
 

@@ -26,7 +26,7 @@ CXL_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # characters, non-ASCII letters and emoji (hypothesis never yields lone surrogates).
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40) | st.sampled_from([
     "", "'", '"', "\\", "\\'", "`", "``", "${x}", "$", "a\nb", "\r\n", "é", "日本", "🦀",
-    "'; DROP TABLE t; --", "\\n", "\\u0041", "%s", "{{ x }}", "\\\\'", "\x00", "\u2028"])
+    "'; DROP TABLE t; --", "\\n", "\\u0041", "%s", "{{ x }}", "\\\\'", "\x00", "\x85", "\u2028"])
 # CXL identifiers are ASCII [A-Za-z_][A-Za-z0-9_]*; keywords are not names.
 IDENT = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,20}", fullmatch=True).filter(
     lambda s: s not in KEYWORDS and s != "_")
@@ -104,14 +104,15 @@ nodes:
 
 
 def yaml_string(value: str) -> str:
-    """A YAML double-quoted scalar: printable characters as they are, others escaped."""
+    """A YAML double-quoted scalar: printable characters as they are, others escaped
+    (YAML folds a raw U+0085, U+2028 or U+2029 like a line break)."""
     out = []
     for c in value:
         o = ord(c)
         if c in '"\\':
             out.append("\\" + c)
-        elif c == "\t" or 0x20 <= o <= 0x7E or o == 0x85 or 0xA0 <= o <= 0xD7FF or \
-                0xE000 <= o <= 0xFFFD and o != 0xFEFF or o >= 0x10000:
+        elif c == "\t" or 0x20 <= o <= 0x7E or 0xA0 <= o <= 0xD7FF and o not in (
+                0x2028, 0x2029) or 0xE000 <= o <= 0xFFFD and o != 0xFEFF or o >= 0x10000:
             out.append(c)
         else:
             out.append(f"\\u{o:04x}")
