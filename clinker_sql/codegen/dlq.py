@@ -149,7 +149,9 @@ def _dlq_write(ctx: Context, payload: list[str], layout: int | str | None) -> No
     name = "dlq" if layout is None else f"dlq.layout_{layout}"
     which = ("one record layout" if layout is None else
              "entries of mixed layouts" if layout == "union" else f"layout {layout} only")
-    ctx.add(Statement("write", None, name, body, header=f"DLQ: write {dlq.path} ({which})",
+    ctx.add(Statement("write", None, name, body,
+                      header=f"DLQ: write {dlq.path} ({which}; sorted in one partition, chosen "
+                             "for speed)",
                       meta={"path": dlq.path, "staging": staging_path(dlq.path),
                             "format": "csv", "header": header, "include_header": True,
                             "delimiter": ",", "json_format": "", "dlq": True,

@@ -86,7 +86,8 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
         body = render("write_text.sql.j2", line=sql(line), input=ident(input_view),
                       order_by=order_by)
     ctx.add(Statement("write", name, name, body,
-                      header=f"sink {name}: write {cfg.format} to {cfg.path}",
+                      header=f"sink {name}: write {cfg.format} to {cfg.path} (sorted in one "
+                             "partition, chosen for speed: no sampling pass)",
                       meta={"path": cfg.path, "staging": staging_path(cfg.path),
                             "format": cfg.format, "header": [n for n, _, _ in plan.columns],
                             "include_header": cfg.include_header,
