@@ -99,9 +99,10 @@ def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
     limit = ctx.pipeline.error_handling.max_group_buffer
     ctx.add(Statement("view", None, OVERFLOW, render(
         "ck_overflow_groups.sql.j2", view=ident(OVERFLOW),
-        keys=Sql(", ".join(ident(k) for k in keys)), key_names=Sql(", ".join(
+        keys=Sql(", ".join(f"members.{ident(k)}" for k in keys)), key_names=Sql(", ".join(
             ident(k) for k in keys)), members=ident(MEMBERS), has_key=sql(_has_key(keys)),
-        limit=sql(S.small_int(limit))),
+        limit=sql(S.small_int(limit)),
+        big_match=_match(keys, "big", "members", with_source=False)),
         header=f"correlation: groups over max_group_buffer ({limit})"))
     ctx.add(Statement(
         "checkpoint", None, OVERFLOW,

@@ -51,6 +51,7 @@ def segment_boundary(stmt: Statement) -> bool:
 
 def plan_checkpoints(statements: list[Statement]) -> list[Statement]:
     segmented = any(s.kind == "fixpoint" for s in statements)
+    shared = set() if segmented else _fanned_out(statements)
     views: dict[str, _View] = {}
     out: list[Statement] = []
     for stmt in statements:
@@ -67,7 +68,24 @@ def plan_checkpoints(statements: list[Statement]) -> list[Statement]:
                                      flat=not reads or (segmented and segment_boundary(stmt)))
             for r in reads:
                 views[r].consumers.append(stmt.name)
+            if stmt.name in shared:
+                out.append(_checkpoint(stmt.name, stmt.node, None))
+                views[stmt.name].flat = True
     return out
+
+
+def _fanned_out(statements: list[Statement]) -> set[str]:
+    """Evaluation views that a node splits into several views (a route's branches and its
+    errors): each branch is computed in its own pass over the input, so the evaluation
+    is materialized once."""
+    readers: dict[str, set[str]] = {}
+    nodes = {s.name: s.node for s in statements if s.kind == "view"}
+    for s in statements:
+        if s.kind == "view":
+            for r in s.reads:
+                if nodes.get(r) is not None and nodes[r] == s.node:
+                    readers.setdefault(r, set()).add(s.name)
+    return {v for v, rs in readers.items() if v.endswith(".eval") and len(rs) >= 3}
 
 
 def _cuts(views: dict[str, _View], reads: list[str]) -> list[str]:
@@ -134,11 +152,12 @@ def _best_cut(views: dict[str, _View], reads: list[str]) -> tuple[int, str] | No
     return (best[0], best[2]) if best else None
 
 
-def _checkpoint(view: str, node: str | None, before: Statement) -> Statement:
+def _checkpoint(view: str, node: str | None, before: Statement | None) -> Statement:
+    why = (f"so that Spark does not analyze its views again for every statement below "
+           f"({before.name} nests too many views)" if before is not None else
+           "its branches and errors are each computed in a pass of their own over it")
     return Statement(
         "checkpoint", node, view,
         f"-- the runner materializes {view} as Parquet in its scratch folder and redefines "
         "the view over it, so that the statements below plan it once",
-        header=f"checkpoint {view}: chosen for speed, so that Spark does not analyze its "
-               f"views again for every statement below ({before.name} nests too many views)",
-        reads=(view,))
+        header=f"checkpoint {view}: chosen for speed, {why}", reads=(view,))
