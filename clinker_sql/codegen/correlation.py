@@ -14,6 +14,7 @@ from sqlglot import exp
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import dlq_select
+from clinker_sql.codegen.materialize import checkpoint
 from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_NAME, SOURCE_ROW, Statement
 from clinker_sql.codegen.sink import SinkPlan
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
@@ -104,12 +105,8 @@ def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
         limit=sql(S.small_int(limit)),
         big_match=_match(keys, "big", "members", with_source=False)),
         header=f"correlation: groups over max_group_buffer ({limit})"))
-    ctx.add(Statement(
-        "checkpoint", None, OVERFLOW,
-        f"-- the runner materializes {OVERFLOW} as Parquet in its scratch folder and redefines "
-        "the view over it, so that the statements below plan it once",
-        header=f"checkpoint {OVERFLOW}: chosen for speed, the group sizes are counted once for "
-               "every commit and the collateral entries"))
+    ctx.add(checkpoint(OVERFLOW, None, "the group sizes are counted once for every commit "
+                       "and the collateral entries"))
 
     # A trigger whose key is null is a group of its own source row (Clinker keys its
     # buffer cell by the row): every other record of that row (emit each siblings, route

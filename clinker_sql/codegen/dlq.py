@@ -9,6 +9,7 @@ from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.correlation import COLLATERAL, compile_correlation, lattice
 from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER
+from clinker_sql.codegen.materialize import checkpoint
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.retraction import TRIGGERS_SEEN, compile_candidates
 from clinker_sql.codegen.sink import SinkPlan, compile_write, csv_line, staging_path
@@ -114,10 +115,7 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
 
 
 def _checkpoint(ctx: Context, view: str) -> None:
-    ctx.add(Statement("checkpoint", None, view,
-                      f"-- the runner materializes {view} as Parquet in its scratch folder and "
-                      "redefines the view over it, so that the statements below plan it once",
-                      header=f"checkpoint {view}"))
+    ctx.add(checkpoint(view, None, None))
 
 
 def _dlq_write(ctx: Context, payload: list[str], layout: int | str | None) -> None:

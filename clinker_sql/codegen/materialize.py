@@ -156,8 +156,15 @@ def _checkpoint(view: str, node: str | None, before: Statement | None) -> Statem
     why = (f"so that Spark does not analyze its views again for every statement below "
            f"({before.name} nests too many views)" if before is not None else
            "its branches and errors are each computed in a pass of their own over it")
+    return checkpoint(view, node, why)
+
+
+def checkpoint(view: str, node: str | None, why: str | None) -> Statement:
+    """A statement that makes the runner write `view` as Parquet in its scratch folder and
+    redefine the view over that copy; `why` goes into the header (a choice made for speed)."""
     return Statement(
         "checkpoint", node, view,
         f"-- the runner materializes {view} as Parquet in its scratch folder and redefines "
         "the view over it, so that the statements below plan it once",
-        header=f"checkpoint {view}: chosen for speed, {why}", reads=(view,))
+        header=f"checkpoint {view}: chosen for speed, {why}" if why else f"checkpoint {view}",
+        reads=(view,))

@@ -37,6 +37,9 @@ class Relation:
     ck: tuple[tuple[str, CxlType], ...] = ()  # $ck.* columns present, in lattice order
     emitted: frozenset[str] | None = None  # names the nearest CXL node emitted (None = all)
     fan: bool = False  # rows carry `$fan` (an `emit each` upstream)
+    # a fused chain's carry view (codegen/fusion.py): every row with `$live` and the
+    # chain's DLQ structs, one fusion.CarriedErrors per node so far
+    carried: tuple[Any, ...] = ()
 
     @property
     def hidden(self) -> tuple[tuple[str, CxlType], ...]:

@@ -7,6 +7,7 @@ from sqlglot import exp
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import dlq_select
+from clinker_sql.codegen.materialize import checkpoint
 from clinker_sql.codegen.plan import (
     SOURCE_FILE,
     SOURCE_NAME,
@@ -30,8 +31,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     if cfg.path_kind == "paths" and len(cfg.paths) != 1:
         raise fail("CS001", "a source with several `paths:` is not supported yet; use `glob:`",
                    node.loc)
-    raw, split, rows, ok, err = (ctx.view(node.name, s)
-                                 for s in ("scan", "split", "rows", None, "errors"))
+    raw, split, offsets, rows, ok, err = (
+        ctx.view(node.name, s) for s in ("scan", "split", "offsets", "rows", None, "errors"))
     ctx.add(Statement("view", node.name, raw, render(
         "source_scan.sql.j2", view=ident(raw), format=Sql(_SPARK_FORMAT[cfg.format]),
         options=Sql(", ".join(f"{k} {literal(v)}" for k, v in _options(cfg)))),
@@ -50,14 +51,15 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     ctx.add(Statement("view", node.name, split, render(
         "source_split.sql.j2", view=ident(split), raw=ident(raw), columns=columns),
         header=f"source {node.name}: the rows as text, with the split they were read from"))
-    ctx.add(Statement(
-        "checkpoint", node.name, split,
-        f"-- the runner materializes {split} as Parquet in its scratch folder and redefines "
-        "the view over it, so that the statements below plan it once",
-        header=f"checkpoint {split}: chosen for speed, the files are parsed once (numbering "
-               "the rows and every consumer of the source would parse them again)"))
+    ctx.add(checkpoint(split, node.name, "the files are parsed once (numbering the rows and "
+                       "every consumer of the source would parse them again)"))
+    ctx.add(Statement("view", node.name, offsets, render(
+        "source_offsets.sql.j2", view=ident(offsets), split=ident(split)),
+        header=f"source {node.name}: where each file split starts in the row numbering"))
+    ctx.add(checkpoint(offsets, node.name, "one small job instead of an aggregate, a sort "
+                       "and a broadcast in every statement that reads the rows"))
     ctx.add(Statement("view", node.name, rows, render(
-        "source_rows.sql.j2", view=ident(rows), split=ident(split),
+        "source_rows.sql.j2", view=ident(rows), split=ident(split), offsets=ident(offsets),
         scan_columns=scan_columns, source_name=sql(S.string(node.name)),
         source_file=sql(file_expr), source_order=sql(S.bigint(order))),
         header=f"source {node.name}: stamp $source.row"))
@@ -140,6 +142,13 @@ def _options(cfg: m.SourceConfig) -> list[tuple[str, str]]:
     path = cfg.paths[0]
     if cfg.format == "csv":
         o = cfg.csv
+        for c in cfg.schema:
+            if o.has_header and "\r" in (c.source_name or c.name):
+                # Spark's CSV reader takes the first line break it meets for the file's line
+                # separator: a lone carriage return inside a quoted header name becomes one
+                raise fail("CS001", f"CSV column {c.name!r}: a column name holding a carriage "
+                           "return is not supported (Spark's CSV reader splits the header "
+                           "there)", c.loc)
         encoding = "UTF-8" if o.encoding in ("utf-8", "utf8") else "ISO-8859-1"
         return [("path", path), ("header", "true" if o.has_header else "false"),
                 ("sep", o.delimiter), ("quote", o.quote_char), ("escape", o.quote_char),

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from dataclasses import replace
+
+from clinker_sql.codegen import fusion, steps
 from clinker_sql.codegen import sql as S
-from clinker_sql.codegen import steps
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_errors import ERR, ERR_TYPE, KEEP, error_struct
 from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
@@ -50,12 +52,15 @@ def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -
     eval_view, ok_view, err_view = (ctx.view(node.name, p) for p in ("eval", None, "errors"))
 
     items: list[tuple[exp.Expression, str]] = [(S.col(n), n) for n, _ in upstream.all_columns]
+    items += [(S.col(n), n) for n in fusion.carried_columns(upstream)]
     items += [(v.sql, out_name(n)) for n, v in program.emits.items()]
     if steps.staged(program):
         items += steps.eval_items(program)
     else:
         items.append((program.keep if program.keep is not None else S.boolean(True), KEEP))
         items.append((error_struct(program, node.name), ERR))
+    if upstream.carried:  # rows no longer live compute nothing (codegen/fusion.py)
+        items = fusion.gate(items, {out_name(n) for n in program.emits} | {ERR})
     if input_view != upstream.view:  # a retracted row raises nothing new
         items = [(S.case([(S.col("$retracted"), S.cast(S.null(), ERR_TYPE))], e), n)
                  if n == ERR else (e, n) for e, n in items]
@@ -76,15 +81,8 @@ def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -
             columns.append((name, t))
             names.append(name)
     emitted = set(program.columns)
-    if program.blocks:
-        steps.fanout_view(ctx, node.name, program, checked, upstream, columns)
-    else:
-        ok_items = [(S.col(out_name(n)) if n in emitted else S.col(n), n) for n, _ in columns]
-        ok_items += [(S.col(n), n) for n, _ in upstream.hidden]
-        ctx.add(Statement("view", node.name, ok_view, render(
-            "transform_ok.sql.j2", view=ident(ok_view), eval=ident(checked),
-            select_list=select_list(ok_items)), header=f"transform {node.name}: good rows"))
-
+    ok_items = [(S.col(out_name(n)) if n in emitted else S.col(n), n) for n, _ in columns]
+    ok_items += [(S.col(n), n) for n, _ in upstream.hidden]
     entry = dlq_select(
         source_name=S.col(SOURCE_NAME), source_file=S.col(SOURCE_FILE),
         source_row=S.col(SOURCE_ROW), order=S.col("$source.order"),
@@ -92,15 +90,30 @@ def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -
         category=_err_field("category"), detail=_err_field("detail"),
         stage=S.string(f"transform:{node.name}"), trigger=True,
         payload={n: to_cell(S.col(n), t) for n, t in upstream.columns + upstream.ck})
+    error_view = ErrorView(err_view, node.name,
+                           tuple(n for n, _ in upstream.columns + upstream.ck), 3, "CS002")
+    relation = Relation(ok_view, tuple(columns), ck=upstream.ck, emitted=frozenset(emitted),
+                        fan=upstream.fan or bool(program.blocks))
+    if upstream.carried or fusion.fuses_into_consumer(ctx, node):
+        ctx.error_views.append(error_view)
+        carry, carried = fusion.carry_view(ctx, node.name, checked, ok_items, entry,
+                                           upstream.carried)
+        if fusion.fuses_into_consumer(ctx, node):
+            return replace(relation, view=carry, carried=carried)
+        fusion.end_chain(ctx, node.name, carry, ok_items, carried)
+        return relation
+    if program.blocks:
+        steps.fanout_view(ctx, node.name, program, checked, upstream, columns)
+    else:
+        ctx.add(Statement("view", node.name, ok_view, render(
+            "transform_ok.sql.j2", view=ident(ok_view), eval=ident(checked),
+            select_list=select_list(ok_items)), header=f"transform {node.name}: good rows"))
     ctx.add(Statement("view", node.name, err_view, render(
         "node_errors.sql.j2", view=ident(err_view), input=ident(checked),
         select_list=select_list(entry), condition=Sql(f"{ident(ERR)} IS NOT NULL")),
         header=f"transform {node.name}: rows whose evaluation failed"))
-    ctx.error_views.append(ErrorView(err_view, node.name,
-                                     tuple(n for n, _ in upstream.columns + upstream.ck), 3,
-                                     "CS002"))
-    return Relation(ok_view, tuple(columns), ck=upstream.ck, emitted=frozenset(emitted),
-                    fan=upstream.fan or bool(program.blocks))
+    ctx.error_views.append(error_view)
+    return relation
 
 
 def _lower(node: m.TransformNode, scope, upstream: Relation, input_view: str) -> LoweredProgram:

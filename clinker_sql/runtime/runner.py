@@ -94,7 +94,10 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
             if first is not None:
                 raise _fail_fast(first)
         report = next(s for s in compiled.statements if s.kind == "report")
+        start = time.perf_counter()
         counts = next(iter(executor.query(report.sql)))
+        timings.append({"node": None, "name": report.name, "kind": "report",
+                        "seconds": round(time.perf_counter() - start, 4)})
         for stmt in writes:
             if stmt.meta.get("dlq") and not _dlq_variant(stmt, counts):
                 continue

@@ -47,8 +47,8 @@ def run_case(executor, work, ident: str, column: str, literal: str,
        values=st.lists(st.tuples(TEXT, TEXT), min_size=1, max_size=3))
 def test_names_literals_and_values_reach_spark_intact(executor, tmp_path_factory, ident, column,
                                                       literal, values):
-    if column in (ident, "lit", "copy") or ident in ("lit", "copy"):
-        return
+    if column in (ident, "lit", "copy") or ident in ("lit", "copy") or "\r" in column:
+        return  # a carriage return in a header name is refused (CS001, test_runs.py)
     work = tmp_path_factory.mktemp("roundtrip")
     header, rows = run_case(executor, work, ident, column, literal, values)
     assert header == [ident, column, "lit", "copy"]

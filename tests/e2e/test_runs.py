@@ -143,3 +143,12 @@ def test_empty_cells(executor, tmp_path):
     text = pipeline().replace("{ name: qty, type: int }", "{ name: qty, type: { nullable: int } }")
     r = run(executor, tmp_path, text, {"in.csv": "id,qty,price\n,,5\n"})
     assert r.rows("out.csv") == [{"id": "", "qty": "", "price": "5", "total": ""}]
+
+
+def test_csv_header_name_with_carriage_return_is_refused(executor, tmp_path):
+    # Spark's CSV reader would take the lone CR for the file's line separator
+    text = pipeline().replace("{ name: price, type: string }",
+                              '{ name: "pr\\rice", type: string }')
+    err = run_fails(executor, tmp_path, text, {"in.csv": 'id,qty,"pr\rice"\na,1,5\n'})
+    assert err.diagnostics[0].code == "CS001" and "carriage return" in err.diagnostics[0].message
+    assert os.listdir(tmp_path / "out") == []

@@ -1,0 +1,135 @@
+"""Row-wise chain fusion: consecutive plain transforms share one evaluation (a compiler pass
+inside `compile_transform`).
+
+Compiled one by one, a chain `t1 -> t2 -> t3` has one error view per node, and each reads
+its node's evaluation: the DLQ then evaluates the chain once per node (t3's errors
+evaluate t1, t2 and t3 again), the sink once more and the report once more. Spark shares
+no work between the branches of a `UNION ALL`, so the cost grows with the square of the
+chain's length.
+
+Fused, a transform whose only consumer is another plain transform hands on a *carry*
+view instead of its good rows: every row, with `$live` (still good: evaluated cleanly and
+kept by every filter so far) and its DLQ entry as a struct (`$dlq.<node>`, NULL unless the
+row failed there). The next transform evaluates over the carry; its `$err` (and every value
+it computes) is gated by `$live`, so a row that failed or was filtered upstream raises
+nothing new, exactly as if it had been removed. The last transform of the chain writes
+its carry once (a checkpoint); its good rows and the error views of every node in the
+chain are filters of that one copy.
+
+Plain: no analytic window, no `distinct`, no `emit each` (they need the filtered rows) and
+not in a retraction pipeline (its passes replay node views; codegen/retraction.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlglot import exp
+
+from clinker_sql.codegen import sql as S
+from clinker_sql.codegen.context import Context
+from clinker_sql.codegen.cxl_errors import ERR, KEEP
+from clinker_sql.codegen.materialize import checkpoint
+from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.retraction import needs_retraction
+from clinker_sql.codegen.templates import Sql, ident, render, select_list
+from clinker_sql.config import model as m
+from clinker_sql.cxl import ast as a
+
+LIVE = "$live"
+
+
+@dataclass(frozen=True)
+class CarriedErrors:
+    """A fused node's DLQ entries, carried as one struct column until the chain ends."""
+
+    view: str  # the node's error view, defined over the chain's last carry view
+    column: str  # `$dlq.<node>`
+    fields: tuple[str, ...]  # the entry's columns (dlq_shape.dlq_select), in order
+    node: str
+
+
+def dlq_column(node: str) -> str:
+    return f"$dlq.{node}"
+
+
+def fuses_into_consumer(ctx: Context, node: m.TransformNode) -> bool:
+    """Whether this transform hands a carry view to its only consumer."""
+    if needs_retraction(ctx.pipeline) or not plain(node):
+        return False
+    consumers = [n for n in ctx.pipeline.nodes
+                 for ref in n.inputs if ref.node == node.name]
+    return len(consumers) == 1 and isinstance(consumers[0], m.TransformNode) and \
+        plain(consumers[0])
+
+
+def plain(node: m.TransformNode) -> bool:
+    if node.analytic_window is not None:
+        return False
+    from clinker_sql.cxl.errors import CxlError
+    from clinker_sql.cxl.parser import parse_program
+
+    try:
+        program = parse_program(node.cxl.text)
+    except CxlError:
+        return False  # reported where the node itself is compiled
+    return not any(isinstance(s, (a.Distinct, a.EmitEach)) for s in program.statements)
+
+
+def gate(items: list[tuple[exp.Expression, str]], computed: set[str]
+         ) -> list[tuple[exp.Expression, str]]:
+    """Evaluation items over a carry: what the node computes is NULL for a row that is no
+    longer live, so it can neither fail nor raise."""
+    live = S.col(LIVE)
+    return [(S.case([(live.copy(), e)]) if n in computed else e, n) for e, n in items]
+
+
+def carry_view(ctx: Context, node: str, source: str, ok_items, entry, carried_in,
+               ) -> tuple[str, tuple[CarriedErrors, ...]]:
+    """`<node>.carry`: the good-row columns, `$live` and every DLQ struct of the chain."""
+    view = ctx.view(node, "carry")
+    own = CarriedErrors(ctx.view(node, "errors"), dlq_column(node),
+                        tuple(n for _, n in entry), node)
+    live = S.and_(S.col(LIVE) if carried_in else None, S.is_null(S.col(ERR)), S.col(KEEP))
+    struct = exp.Struct(expressions=[exp.alias_(e, S.ident(n)) for e, n in entry])
+    items = list(ok_items) + [(live, LIVE)]
+    items += [(S.col(c.column), c.column) for c in carried_in]
+    items.append((S.case([(S.not_null(S.col(ERR)), struct)]), own.column))
+    ctx.add(Statement("view", node, view, render(
+        "transform_carry.sql.j2", view=ident(view), eval=ident(source),
+        select_list=select_list(items)),
+        header=f"transform {node}: every row, still live or not, with its DLQ entry "
+               "(a fused chain, codegen/fusion.py)"))
+    return view, tuple(carried_in) + (own,)
+
+
+def end_chain(ctx: Context, node: str, carry: str, ok_items,
+              carried: tuple[CarriedErrors, ...]) -> str:
+    """The last node of a fused chain: one materialized copy, then its good rows and the
+    error view of every node of the chain as filters of it."""
+    names = " -> ".join(c.node for c in carried)
+    ctx.add(checkpoint(
+        carry, node, f"the fused chain {names} is evaluated once for its good rows and the "
+        "errors of each of its nodes"))
+    ok_view = ctx.view(node)
+    ok_items = [(S.col(n), n) for _, n in ok_items]  # named as good-row columns in the carry
+    ctx.add(Statement("view", node, ok_view, render(
+        "carry_filter.sql.j2", view=ident(ok_view), carry=ident(carry),
+        select_list=select_list(ok_items), condition=Sql(ident(LIVE))),
+        header=f"transform {node}: good rows"))
+    for c in carried:
+        entry = [(exp.Dot(this=S.col(c.column), expression=S.ident(f)), f) for f in c.fields]
+        ctx.add(Statement("view", c.node, c.view, render(
+            "carry_filter.sql.j2", view=ident(c.view), carry=ident(carry),
+            select_list=select_list(entry),
+            condition=Sql(f"{ident(c.column)} IS NOT NULL")),
+            header=f"transform {c.node}: rows whose evaluation failed (read from the fused "
+                   f"chain's {carry})"))
+    return ok_view
+
+
+def carried_columns(relation) -> list[str]:
+    """The carry columns a node evaluating over `relation` passes on."""
+    if not relation.carried:
+        return []
+    return [LIVE] + [c.column for c in relation.carried]

@@ -1,0 +1,97 @@
+"""Fused transform chains (codegen/fusion.py): consecutive plain transforms share one
+evaluation, and a row that failed or was filtered upstream raises nothing further down.
+
+The expectations are Clinker's: each failing row is one DLQ trigger at the first node where
+it failed, with that node's input record; a filtered row is neither written nor in the DLQ.
+"""
+
+from __future__ import annotations
+
+from clinker_sql.project import Project
+
+from .pipelines import run, write_case
+
+CHAIN = """
+pipeline:
+  name: fused
+error_handling:
+  strategy: continue
+  dlq:
+    path: {dir}/out/dlq.csv
+nodes:
+  - type: source
+    name: src
+    config:
+      name: src
+      type: csv
+      path: {dir}/in.csv
+      schema:
+        - { name: id, type: string }
+        - { name: x, type: string }
+        - { name: y, type: string }
+  - type: transform
+    name: parse
+    input: src
+    config:
+      cxl: |
+        emit n = x.to_int()
+        emit x = x.upper()
+  - type: transform
+    name: keep
+    input: parse
+    config:
+      cxl: |
+        filter n != 0
+  - type: transform
+    name: share
+    input: keep
+    config:
+      cxl: |
+        emit q = 100 / n
+        emit m = y.to_int()
+  - type: sink
+    name: out
+    input: share
+    config:
+      name: out
+      type: csv
+      path: {dir}/out/out.csv
+"""
+
+ROWS = {"in.csv": """
+    id,x,y
+    a,5,1
+    b,bad,2
+    c,0,3
+    d,4,oops
+    e,-2,7
+"""}
+
+
+def test_chain_is_fused_into_one_materialized_evaluation(tmp_path):
+    compiled = Project(write_case(tmp_path, CHAIN, ROWS), tmp_path / "target").compile()
+    checkpoints = [s.name for s in compiled.statements if s.kind == "checkpoint"]
+    assert "share.carry" in checkpoints
+    views = {s.name: s for s in compiled.statements if s.kind == "view"}
+    # every node's errors are read from the chain's last carry view
+    for node in ("parse", "keep", "share"):
+        assert views[f"{node}.errors"].reads == ("share.carry",)
+    assert "parse" not in views and "keep" not in views  # no filtered intermediate views
+
+
+def test_fused_chain_gives_clinkers_rows_and_dlq(executor, tmp_path):
+    r = run(executor, tmp_path, CHAIN, ROWS)
+    assert r.result.counts == {"total": 5, "ok": 2, "written": 2, "dlq": 2}
+    assert [(row["id"], row["x"], row["n"], row["q"], row["m"]) for row in r.rows("out.csv")] \
+        == [("a", "5", "5", "20", "1"), ("e", "-2", "-2", "-50", "7")]
+    dlq = {row["_cxl_dlq_source_row"]: row for row in r.rows("dlq.csv")}
+    # b fails in parse (its input record: the source row); c is filtered by keep and never
+    # reaches share's division by zero; d fails in share, with share's input record
+    assert sorted(dlq) == ["2", "4"]
+    assert dlq["2"]["_cxl_dlq_stage"] == "transform:parse"
+    assert dlq["2"]["x"] == "bad" and dlq["2"]["_cxl_dlq_triggering_field"] == "n"
+    assert dlq["4"]["_cxl_dlq_stage"] == "transform:share"
+    assert dlq["4"]["_cxl_dlq_triggering_field"] == "m"
+    assert dlq["4"]["x"] == "4" and dlq["4"]["n"] == "4"  # upper-cased, parsed: share's input
+    assert r.result.per_source["src"] == {"total": 5, "written": 2, "dlq": 2, "dlq_triggers": 2,
+                                          "dlq_collaterals": 0, "removed": 1}
