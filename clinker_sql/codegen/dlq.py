@@ -100,6 +100,10 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
         commits = compile_correlation(ctx, sinks, TRIGGERS_VIEW, payload, sink_layouts)
         dlq_parts.append((COLLATERAL, tuple(payload), None))
     _union(ctx, DLQ_VIEW, dlq_parts, payload, "the DLQ: triggers and collaterals")
+    if correlated and ctx.pipeline.error_handling.strategy == "continue":
+        # the report and the DLQ write each read it: the collaterals are ranked once
+        ctx.add(checkpoint(DLQ_VIEW, None, "the collateral entries are computed once for the "
+                           "report and the DLQ file"))
     if ctx.pipeline.error_handling.strategy == "fail_fast":
         ctx.add(Statement("check", None, "fail_fast", render("fail_fast_check.sql.j2",
                                                              dlq=ident(TRIGGERS_VIEW)),

@@ -194,10 +194,11 @@ def _replay(executor: Executor, done: list[Statement], timings: list, scratch: s
     for stmt in done:
         if stmt.kind == "view" and changed.intersection(stmt.reads):
             changed.add(stmt.name)
+    stable = _stable_indexes(done, changed)
     for stmt in done:
         # node views only: the pipeline-level views ($pipeline.retracted, ...) are the
         # retraction state the iteration just replaced
-        if stmt.node is None or stmt.name not in changed:
+        if stmt.node is None or stmt.name not in changed or stmt.name in stable:
             continue
         if stmt.kind == "view":
             executor.execute(stmt.sql)
@@ -205,6 +206,23 @@ def _replay(executor: Executor, done: list[Statement], timings: list, scratch: s
                 _checkpoint(executor, stmt, timings, scratch, suffix="next")
         elif stmt.kind == "checkpoint":
             _checkpoint(executor, stmt, timings, scratch, suffix="next")
+
+
+def _stable_indexes(done: list[Statement], changed: set[str]) -> set[str]:
+    """An aggregate's stable group numbers (`<node>.index`) are counted over every input
+    row, retracted or not, from columns other than `$retracted`: when the rows entering
+    `<node>.input` do not depend on the retraction state, the numbers of the first pass
+    hold in every pass and the index is neither redefined nor materialized again."""
+    from clinker_sql.codegen.retraction import RETRACTED
+
+    reads = {s.name: s.reads for s in done if s.kind == "view"}
+    out = set()
+    for name in reads:
+        node, _, part = name.rpartition(".")
+        upstream = [r for r in reads.get(f"{node}.input", (RETRACTED,)) if r != RETRACTED]
+        if part == "index" and f"{node}.input" in reads and not changed.intersection(upstream):
+            out.add(name)
+    return out
 
 
 def _iterate(executor: Executor, timings: list, scratch: str,
