@@ -42,6 +42,7 @@ from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
 from clinker_sql.codegen.dlq_shape import ORDER, dlq_select
+from clinker_sql.codegen.materialize import checkpoint
 from clinker_sql.codegen.plan import (
     CK_PREFIX,
     FAN,
@@ -687,6 +688,19 @@ def _error_views(ctx: Context, p: Plan, final: str) -> str:
         return exp.Dot(this=fault, expression=S.ident(name))
 
     stage = S.string(f"combine:{node.name}")
+    both = ctx.pipeline.error_handling.strategy == "continue" and not (
+        node.match == "collect" and not p.general)
+    if both:
+        # the driver's and the build rows' entries both come from the failing rows: the
+        # join is computed once for them, and only those (few) rows are written
+        faults = ctx.view(node.name, "faults")
+        ctx.add(Statement("view", node.name, faults, render(
+            "node_errors.sql.j2", view=ident(faults), input=ident(final), select_list=Sql("*"),
+            condition=sql(S.not_null(fault))),
+            header=f"combine {node.name}: the rows whose evaluation failed, with their match"))
+        ctx.add(checkpoint(faults, node.name, "the join is computed once for the driver's and "
+                           "the matched build rows' DLQ entries"))
+        final = faults
     entry = dlq_select(
         source_name=S.col(drv.col(SOURCE_NAME)), source_file=S.col(drv.col(SOURCE_FILE)),
         source_row=S.col(drv.col(SOURCE_ROW)), order=S.col(drv.col(SOURCE_ORDER)),
@@ -700,8 +714,7 @@ def _error_views(ctx: Context, p: Plan, final: str) -> str:
         header=f"combine {node.name}: driver rows whose evaluation failed"))
     ctx.error_views.append(ErrorView(view, node.name, tuple(c for c, _ in drv.payload), 3,
                                      "CS002"))
-    if ctx.pipeline.error_handling.strategy != "continue" or node.match == "collect" and \
-            not p.general:
+    if not both:
         return view
     # The matched build row is dead-lettered too (Clinker's lineage entry): a collateral,
     # or a trigger of its own correlation group when errors are parked in groups.
