@@ -71,11 +71,12 @@ ROWS = {"in.csv": """
 def test_chain_is_fused_into_one_materialized_evaluation(tmp_path):
     compiled = Project(write_case(tmp_path, CHAIN, ROWS), tmp_path / "target").compile()
     checkpoints = [s.name for s in compiled.statements if s.kind == "checkpoint"]
-    assert "share.carry" in checkpoints
+    assert "share.failed" in checkpoints
     views = {s.name: s for s in compiled.statements if s.kind == "view"}
-    # every node's errors are read from the chain's last carry view
+    # every node's errors are read from one copy of the chain's failing rows
+    assert views["share.failed"].reads == ("share.carry",)
     for node in ("parse", "keep", "share"):
-        assert views[f"{node}.errors"].reads == ("share.carry",)
+        assert views[f"{node}.errors"].reads == ("share.failed",)
     assert "parse" not in views and "keep" not in views  # no filtered intermediate views
 
 
