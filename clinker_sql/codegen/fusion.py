@@ -45,7 +45,7 @@ LIVE = "$live"
 class CarriedErrors:
     """A fused node's DLQ entries, carried as one struct column until the chain ends."""
 
-    view: str  # the node's error view, defined over the chain's last carry view
+    view: str  # the node's error view, defined over the chain's failing rows (end_chain)
     column: str  # `$dlq.<node>`
     fields: tuple[str, ...]  # the entry's columns (dlq_shape.dlq_select), in order
     node: str
@@ -131,8 +131,8 @@ def end_chain(ctx: Context, node: str, carry: str, ok_items,
             "carry_filter.sql.j2", view=ident(c.view), carry=ident(failed),
             select_list=select_list(entry),
             condition=Sql(f"{ident(c.column)} IS NOT NULL")),
-            header=f"transform {c.node}: rows whose evaluation failed (read from the fused "
-                   f"chain's {carry})"))
+            header=f"transform {c.node}: rows whose evaluation failed (read from {failed}, "
+                   "the fused chain's failing rows)"))
     return ok_view
 
 

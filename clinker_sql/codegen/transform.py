@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from sqlglot import exp
-
 from dataclasses import replace
+
+from sqlglot import exp
 
 from clinker_sql.codegen import fusion, steps
 from clinker_sql.codegen import sql as S
@@ -60,7 +60,7 @@ def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -
         items.append((program.keep if program.keep is not None else S.boolean(True), KEEP))
         items.append((error_struct(program, node.name), ERR))
     if upstream.carried:  # rows no longer live compute nothing (codegen/fusion.py)
-        items = fusion.gate(items, {out_name(n) for n in program.emits} | {ERR})
+        items = fusion.gate(items, {out_name(n) for n in program.emits} | {ERR, KEEP})
     if input_view != upstream.view:  # a retracted row raises nothing new
         items = [(S.case([(S.col("$retracted"), S.cast(S.null(), ERR_TYPE))], e), n)
                  if n == ERR else (e, n) for e, n in items]
@@ -94,11 +94,12 @@ def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -
                            tuple(n for n, _ in upstream.columns + upstream.ck), 3, "CS002")
     relation = Relation(ok_view, tuple(columns), ck=upstream.ck, emitted=frozenset(emitted),
                         fan=upstream.fan or bool(program.blocks))
-    if upstream.carried or fusion.fuses_into_consumer(ctx, node):
+    fuse_down = fusion.fuses_into_consumer(ctx, node)
+    if upstream.carried or fuse_down:
         ctx.error_views.append(error_view)
         carry, carried = fusion.carry_view(ctx, node.name, checked, ok_items, entry,
                                            upstream.carried)
-        if fusion.fuses_into_consumer(ctx, node):
+        if fuse_down:
             return replace(relation, view=carry, carried=carried)
         fusion.end_chain(ctx, node.name, carry, ok_items, carried)
         return relation
