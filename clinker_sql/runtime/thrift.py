@@ -369,16 +369,20 @@ class ThriftExecutor(Executor):
         from pyhive.exc import OperationalError
 
         cursor = self._cursor
+        # the limit covers the whole statement: a server may do part of the work (or all
+        # of it) before it answers the submission
+        deadline = time.monotonic() + self.target.statement_timeout
         try:
             cursor.execute(sql, async_=True)
         except OperationalError as exc:
             raise _statement_failure(_status_text(exc)) from None
-        deadline = time.monotonic() + self.target.statement_timeout
         delay = self.poll_initial
         while True:
             status = cursor.poll(get_progress_update=False)
             state = status.operationState
             if state == _FINISHED:
+                if time.monotonic() >= deadline:  # done, but later than allowed
+                    raise _timeout(self.target.statement_timeout, cancelled=False)
                 return cursor
             if state not in _GOING:
                 text = status.errorMessage or f"operation ended in state {state}"
@@ -422,8 +426,9 @@ def _quietly(fn) -> None:
         pass
 
 
-def _timeout(seconds: float) -> StatementFailed:
-    exc = StatementFailed(f"statement did not finish within {seconds:g}s and was cancelled",
+def _timeout(seconds: float, cancelled: bool = True) -> StatementFailed:
+    how = "was cancelled" if cancelled else "the run stops (the server answered it late)"
+    exc = StatementFailed(f"statement did not finish within {seconds:g}s and {how}",
                           "CLINKER_STATEMENT_TIMEOUT")
     exc.code = "CS033"  # type: ignore[attr-defined]
     return exc
