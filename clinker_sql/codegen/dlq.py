@@ -12,8 +12,10 @@ from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER
 from clinker_sql.codegen.materialize import checkpoint
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.retraction import TRIGGERS_SEEN, compile_candidates
+from clinker_sql.codegen.source import SPLIT_ROWS
 from clinker_sql.codegen.sink import SinkPlan, compile_write, csv_line, staging_path
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
+from clinker_sql.codegen.written import compile_written
 from clinker_sql.cxl import types as T
 
 TRIGGERS_VIEW = "$pipeline.triggers"
@@ -116,6 +118,7 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
                 _dlq_write(ctx, list(layout), i)
         _dlq_write(ctx, payload, "union" if len(all_layouts) > 1 else None)
     compile_report(ctx, sources)
+    compile_written(ctx, sources)
 
 
 def _checkpoint(ctx: Context, view: str) -> None:
@@ -162,13 +165,13 @@ def _dlq_write(ctx: Context, payload: list[str], layout: int | str | None) -> No
 
 
 def compile_report(ctx: Context, sources: list[str]) -> None:
-    """One query with every count the run summary needs, including where each source row
-    ended up: written (reached a sink as itself), in the DLQ (as a trigger or a
-    collateral), or neither (removed by a filter or a skip, or folded into an aggregate).
+    """One query with the counts the run needs before its writes: the rows each source
+    read (from its split offsets: no pass over the rows) and where the DLQ entries come
+    from (in the DLQ as a trigger or a collateral). What the sinks wrote is counted by
+    the `written` statement, or observed on the writes (codegen/written.py).
 
-    Chosen for speed: the DLQ and the records the sinks write are each read once and
-    grouped per source row, then counted (a scalar subquery per count read them once per
-    count, each time planning the commit layer again)."""
+    Chosen for speed: the DLQ is read once and grouped per source row, then counted (a
+    scalar subquery per count read it once per count)."""
     def table(view: str) -> exp.Table:
         return exp.Table(this=S.ident(view))
 
@@ -206,38 +209,10 @@ def compile_report(ctx: Context, sources: list[str]) -> None:
 
     items: list[tuple[exp.Expression, str]] = []
     for src in sources:
-        q = exp.select(exp.Count(this=exp.Star())).from_(table(ctx.view(src, "rows")))
+        q = exp.select(total(S.col(SPLIT_ROWS))).from_(table(ctx.view(src, "offsets")))
         items.append((exp.Subquery(this=q), f"total:{src}"))
-    items += [(S.col(n, "d"), n) for _, n in dlq_items]
-    parts = [exp.select(S.bigint(i).as_(S.ident("sink")), S.col("$source.name"),
-                        S.col("$source.row"), S.col(ORDER)).from_(table(sink["rows_view"]))
-             for i, sink in enumerate(ctx.compiled.sinks)]
-    joined: exp.Expression = exp.Subquery(this=dlq_summary, alias=exp.TableAlias(
-        this=S.ident("d")))
-    if parts:
-        # the records the sinks write, one row per source row (emit each: counted once)
-        reached = parts[0]
-        for part in parts[1:]:
-            reached = exp.union(reached, part, distinct=False)
-        per_record = exp.select(
-            S.col("$source.name"), S.col(ORDER),
-            *[exp.Sum(this=S.case([(S.eq(S.col("sink"), S.bigint(i)), S.bigint(1))],
-                                  S.bigint(0))).as_(S.ident(f"w{i}"))
-              for i in range(len(parts))],
-        ).from_(exp.Subquery(this=reached, alias=exp.TableAlias(this=S.ident("reached")))
-                ).group_by(S.col("$source.name"), S.col("$source.row"), S.col(ORDER))
-        w_items = [(total(S.col(f"w{i}")), f"written:{sink['name']}")
-                   for i, sink in enumerate(ctx.compiled.sinks)]
-        w_items.append((exp.Count(this=exp.Star()), "ok"))
-        w_items += [(S.fn("count_if", S.and_(of(src, "$source.name"), real)),
-                     f"written_rows:{src}") for src in sources]
-        written = exp.select(*[e.as_(S.ident(n)) for e, n in w_items]).from_(
-            exp.Subquery(this=per_record, alias=exp.TableAlias(this=S.ident("per_record"))))
-        items += [(S.col(n, "w"), n) for _, n in w_items]
-        joined = exp.select("*").from_(joined).join(
-            exp.Subquery(this=written, alias=exp.TableAlias(this=S.ident("w"))),
-            join_type="cross").subquery("dw")
-        items = [(S.col(n) if isinstance(e, exp.Column) else e, n) for e, n in items]
+    items += [(S.col(n), n) for _, n in dlq_items]
+    counts = exp.Subquery(this=dlq_summary, alias=exp.TableAlias(this=S.ident("d")))
     ctx.add(Statement("report", None, "report", render(
-        "report.sql.j2", select_list=select_list(items), counts=sql(joined)),
+        "report.sql.j2", select_list=select_list(items), counts=sql(counts)),
                       header="run summary counts"))

@@ -23,6 +23,9 @@ from clinker_sql.cxl import types as T
 from clinker_sql.codegen.ingest import typed_value
 from clinker_sql.diagnostics import fail
 
+# the rows of one file split, a column of `<source>.offsets`
+SPLIT_ROWS = "$rows"
+
 _SPARK_FORMAT = {"csv": "csv", "json": "json", "parquet": "parquet"}
 
 

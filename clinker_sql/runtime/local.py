@@ -5,9 +5,12 @@ from __future__ import annotations
 import logging
 import os
 import re
-from collections.abc import Iterator
+import time
+import uuid
+from collections.abc import Callable, Iterator
 from typing import Any
 
+from clinker_sql.codegen.templates import ident
 from clinker_sql.runtime.executor import Executor, StatementFailed
 from clinker_sql.runtime.java import ensure_java
 
@@ -25,6 +28,9 @@ DEFAULT_CONF = {
     "spark.sql.warehouse.dir": os.path.join(os.path.expanduser("~"), ".cache", "clinker-sql",
                                             "warehouse"),
 }
+
+# how long to wait for a write's observed counts before counting with a query instead
+OBSERVE_WAIT_SECONDS = 30.0
 
 _session = None
 
@@ -73,6 +79,36 @@ class LocalSparkExecutor(Executor):
                 yield row.asDict()
         except Exception as exc:  # noqa: BLE001
             raise _translate(exc) from None
+
+    def observe(self, view: str, counts: dict[str, str]) -> Callable[[], dict | None]:
+        """Count while the next statement reading `view` runs (`Dataset.observe`): the view
+        is redefined over an observed copy of itself. Returns a function giving the counts
+        once that statement has run (None if Spark did not report them in time: the caller
+        then counts with a query)."""
+        from pyspark.sql import Observation
+        from pyspark.sql import functions as F
+
+        observation = Observation(f"clinker-sql-{uuid.uuid4().hex}")
+        name = ident(view)
+        try:
+            df = self.spark.table(name)
+            df.observe(observation, *[F.expr(e).alias(k) for k, e in counts.items()]
+                       ).createOrReplaceTempView(name)
+        except Exception as exc:  # noqa: BLE001
+            raise _translate(exc) from None
+
+        def result() -> dict | None:
+            # metrics arrive through Spark's listener bus, just after the statement ends
+            done = observation._jo.future()
+            deadline = time.monotonic() + OBSERVE_WAIT_SECONDS
+            while not done.isCompleted():
+                if time.monotonic() > deadline:
+                    log.warning("no observed counts for %s: counting with a query", view)
+                    return None
+                time.sleep(0.01)
+            return dict(observation.get)
+
+        return result
 
 
 _CLASS = re.compile(r"\[([A-Z][A-Z0-9_]+(?:\.[A-Z0-9_]+)*)\]")

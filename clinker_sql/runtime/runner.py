@@ -98,9 +98,16 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
         counts = next(iter(executor.query(report.sql)))
         timings.append({"node": None, "name": report.name, "kind": "report",
                         "seconds": round(time.perf_counter() - start, 4)})
+        written = next((s for s in compiled.statements if s.kind == "written"), None)
+        observe = getattr(executor, "observe", None) \
+            if written is not None and written.meta.get("observable") else None
+        watched: list = []
         for stmt in writes:
             if stmt.meta.get("dlq") and not _dlq_variant(stmt, counts):
                 continue
+            if observe is not None and "observe" in stmt.meta:
+                watched.append(observe(stmt.meta["observe"]["view"],
+                                       stmt.meta["observe"]["counts"]))
             if stmt.meta.get("format") == "table":
                 for sql in T.table_prepare_statements(stmt.meta):
                     executor.execute(sql)
@@ -108,6 +115,8 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
                 continue
             _timed(executor, stmt, timings, progress)
             pending.append(outputs.assemble(stmt.meta, base))
+        if written is not None:
+            counts = {**counts, **_written_counts(executor, written, watched, compiled, timings)}
         _swap_tables(executor, tables)  # before the files: a failed swap leaves them as they were
         outputs.commit(pending)
     except StatementFailed as exc:
@@ -247,6 +256,25 @@ def _iterate(executor: Executor, timings: list, scratch: str,
             executor.execute(statement)
         if done:
             _replay(executor, done, timings, scratch)
+
+
+def _written_counts(executor: Executor, stmt: Statement, watched: list, compiled: Compiled,
+                    timings: list) -> dict[str, Any]:
+    """What the sinks wrote (codegen/written.py): counted while the writes ran when the
+    executor observed every one of them, else by the `written` query."""
+    observed = [w() for w in watched]
+    if watched and len(observed) == len(compiled.sinks) and None not in observed:
+        out: dict[str, Any] = {}
+        for part in observed:
+            for key, value in part.items():
+                out[key] = out.get(key, 0) + int(value or 0)
+        out["ok"] = sum(int(v) for k, v in out.items() if k.startswith("written:"))
+        return out
+    start = time.perf_counter()
+    out = next(iter(executor.query(stmt.sql)))
+    timings.append({"node": None, "name": stmt.name, "kind": "report",
+                    "seconds": round(time.perf_counter() - start, 4)})
+    return out
 
 
 def _count(executor: Executor, sql: str) -> int:

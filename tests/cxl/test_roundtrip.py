@@ -135,6 +135,8 @@ def literals(statement: str) -> list[str]:
 def test_whole_pipelines_compile_with_any_names_and_literals(ident, column, literal):
     if column in (ident, "lit", "copy") or ident in ("lit", "copy"):
         return
+    if "\r" in column:  # a CSV source column: refused with CS001 (Spark splits the header)
+        return
     compiled = compile_pipeline(parse_pipeline(pipeline_yaml(ident, column, literal), "p.yaml"))
     views = {s.name: s for s in compiled.statements}
     ev = sqlglot.parse_one(views["t.eval"].sql, read="spark")
