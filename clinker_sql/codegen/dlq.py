@@ -9,6 +9,7 @@ from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.correlation import COLLATERAL, compile_correlation, lattice
 from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER
+from clinker_sql.codegen.fusion import row_wise
 from clinker_sql.codegen.materialize import checkpoint
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.retraction import TRIGGERS_SEEN, compile_candidates
@@ -16,6 +17,7 @@ from clinker_sql.codegen.source import SPLIT_ROWS
 from clinker_sql.codegen.sink import SinkPlan, compile_write, csv_line, staging_path
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.codegen.written import compile_written
+from clinker_sql.config import model as m
 from clinker_sql.cxl import types as T
 
 TRIGGERS_VIEW = "$pipeline.triggers"
@@ -93,7 +95,8 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
     _checkpoint(ctx, TRIGGERS_VIEW)
     if correlated:
         for plan in sinks:
-            _checkpoint(ctx, plan.relation.view)
+            if _shuffles_upstream(ctx, plan.node):
+                _checkpoint(ctx, plan.relation.view)
     commits = {p.node.name: p.relation.view for p in sinks}
     dlq_parts: list[tuple[str, tuple[str, ...], int | None]] = [
         (TRIGGERS_VIEW, tuple(payload), None)]
@@ -119,6 +122,26 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
         _dlq_write(ctx, payload, "union" if len(all_layouts) > 1 else None)
     compile_report(ctx, sources)
     compile_written(ctx, sources)
+
+
+def _shuffles_upstream(ctx: Context, sink: m.SinkNode) -> bool:
+    """Whether a sink's records come through a window, `distinct`, an aggregate or a
+    combine. The commit layer reads a sink's records three times (group sizes,
+    collaterals, the write): worth a copy only when producing them shuffles. Row-wise
+    records are cheaper to evaluate again than to copy (ck_dlq, 1M rows: 13.9 -> 12.6 s
+    without the copies)."""
+    by_name = {n.name: n for n in ctx.pipeline.nodes}
+    stack, seen = [r.node for r in sink.inputs], set()
+    while stack:
+        node = by_name[stack.pop()]
+        if node.name in seen:
+            continue
+        seen.add(node.name)
+        if isinstance(node, (m.AggregateNode, m.CombineNode)) or (
+                isinstance(node, m.TransformNode) and not row_wise(node)):
+            return True
+        stack += [r.node for r in node.inputs]
+    return False
 
 
 def _checkpoint(ctx: Context, view: str) -> None:

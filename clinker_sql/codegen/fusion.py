@@ -66,16 +66,23 @@ def fuses_into_consumer(ctx: Context, node: m.TransformNode) -> bool:
 
 
 def plain(node: m.TransformNode) -> bool:
-    if node.analytic_window is not None:
-        return False
+    return row_wise(node) and not _has(node, a.EmitEach)
+
+
+def row_wise(node: m.TransformNode) -> bool:
+    """No analytic window and no `distinct`: each row is computed from itself alone."""
+    return node.analytic_window is None and not _has(node, a.Distinct)
+
+
+def _has(node: m.TransformNode, kind: type) -> bool:
     from clinker_sql.cxl.errors import CxlError
     from clinker_sql.cxl.parser import parse_program
 
     try:
         program = parse_program(node.cxl.text)
     except CxlError:
-        return False  # reported where the node itself is compiled
-    return not any(isinstance(s, (a.Distinct, a.EmitEach)) for s in program.statements)
+        return True  # reported where the node itself is compiled
+    return any(isinstance(s, kind) for s in program.statements)
 
 
 def gate(items: list[tuple[exp.Expression, str]], computed: set[str]
