@@ -228,8 +228,9 @@ def _stable_indexes(done: list[Statement], changed: set[str]) -> set[str]:
     out = set()
     for name in reads:
         node, _, part = name.rpartition(".")
-        upstream = [r for r in reads.get(f"{node}.input", (RETRACTED,)) if r != RETRACTED]
-        if part == "index" and f"{node}.input" in reads and not changed.intersection(upstream):
+        inputs = reads.get(f"{node}.input")
+        if part == "index" and inputs is not None and \
+                not changed.intersection(r for r in inputs if r != RETRACTED):
             out.add(name)
     return out
 
