@@ -164,8 +164,8 @@ class _Explaining:
         head, _, query = sql.partition("\n")
         if not head.startswith("INSERT OVERWRITE DIRECTORY"):
             query = sql
-        elif " AS SELECT" in head or "USING parquet SELECT" in head:
-            query = head.split(" USING parquet ", 1)[1]
+        elif " SELECT " in head:  # a one-line checkpoint: ... USING parquet [OPTIONS (...)] SELECT
+            query = head[head.index(" SELECT ") + 1:]
         try:
             plan = self.inner.spark.sql(f"EXPLAIN FORMATTED {query}").collect()[0][0]
         except Exception as exc:  # noqa: BLE001 - a plan we cannot show is not an error
