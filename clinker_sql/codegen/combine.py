@@ -56,6 +56,7 @@ from clinker_sql.codegen.plan import (
 )
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.config import model as m
+from clinker_sql.config.checks import upstream
 from clinker_sql.cxl import ast as a
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.errors import CxlError
@@ -179,20 +180,12 @@ def _sides(node: m.CombineNode, inputs: list[tuple[str, Relation]]) -> tuple[Sid
 
 def _may_repeat(ctx: Context, ref: m.Ref) -> bool:
     """Whether two driver rows can share a row identity (fan-out or overlapping branches)."""
-    by_name = {n.name: n for n in ctx.pipeline.nodes}
-    seen: set[str] = set()
-    stack = [ref.node]
     merge = inclusive = False
-    while stack:
-        n = by_name[stack.pop()]
-        if n.name in seen:
-            continue
-        seen.add(n.name)
+    for n in upstream(ctx.pipeline.nodes, [ref.node]):
         if isinstance(n, (m.CombineNode, m.AggregateNode)):
             return True
         merge |= isinstance(n, m.MergeNode)
         inclusive |= isinstance(n, m.RouteNode) and n.mode != "exclusive"
-        stack.extend(r.node for r in n.inputs)
     return merge and inclusive
 
 

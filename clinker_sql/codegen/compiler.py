@@ -20,7 +20,7 @@ from clinker_sql.codegen.sink import SinkPlan, compile_sink
 from clinker_sql.codegen.source import compile_source
 from clinker_sql.codegen.transform import compile_transform
 from clinker_sql.config import model as m
-from clinker_sql.config.checks import check_pipeline, resolve_port
+from clinker_sql.config.checks import check_pipeline, resolve_port, upstream
 from clinker_sql.diagnostics import fail
 from clinker_sql.inspect.lineage import column_lineage
 
@@ -93,18 +93,8 @@ def compile_pipeline(p: m.Pipeline) -> Compiled:
 def _several_documents(node: m.Node, by_name: dict[str, m.Node]) -> bool:
     """Whether a strict aggregate's input can span several documents (files): Clinker
     then keeps one group table per document (spec §2.9)."""
-    seen: set[str] = set()
-    stack = [r.node for r in node.inputs]
-    sources = []
-    while stack:
-        name = stack.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        producer = by_name[name]
-        if isinstance(producer, m.SourceNode):
-            sources.append(producer)
-        stack += [r.node for r in producer.inputs]
+    sources = [n for n in upstream(by_name.values(), [r.node for r in node.inputs])
+               if isinstance(n, m.SourceNode)]
     return len(sources) > 1 or any(s.config.path_kind != "path" for s in sources)
 
 

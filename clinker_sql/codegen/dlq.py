@@ -8,7 +8,7 @@ from sqlglot import exp
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.correlation import COLLATERAL, compile_correlation, lattice
-from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER
+from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER, real_row
 from clinker_sql.codegen.fusion import row_wise
 from clinker_sql.codegen.materialize import checkpoint
 from clinker_sql.codegen.plan import Statement
@@ -18,6 +18,7 @@ from clinker_sql.codegen.sink import SinkPlan, compile_write, csv_line, staging_
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.codegen.written import compile_written
 from clinker_sql.config import model as m
+from clinker_sql.config.checks import upstream
 from clinker_sql.cxl import types as T
 
 TRIGGERS_VIEW = "$pipeline.triggers"
@@ -130,18 +131,9 @@ def _shuffles_upstream(ctx: Context, sink: m.SinkNode) -> bool:
     collaterals, the write): worth a copy only when producing them shuffles. Row-wise
     records are cheaper to evaluate again than to copy (ck_dlq, 1M rows: 13.9 -> 12.6 s
     without the copies)."""
-    by_name = {n.name: n for n in ctx.pipeline.nodes}
-    stack, seen = [r.node for r in sink.inputs], set()
-    while stack:
-        node = by_name[stack.pop()]
-        if node.name in seen:
-            continue
-        seen.add(node.name)
-        if isinstance(node, (m.AggregateNode, m.CombineNode)) or (
-                isinstance(node, m.TransformNode) and not row_wise(node)):
-            return True
-        stack += [r.node for r in node.inputs]
-    return False
+    return any(isinstance(n, (m.AggregateNode, m.CombineNode)) or (
+        isinstance(n, m.TransformNode) and not row_wise(n))
+        for n in upstream(ctx.pipeline.nodes, [r.node for r in sink.inputs]))
 
 
 def _checkpoint(ctx: Context, view: str) -> None:
@@ -195,9 +187,6 @@ def compile_report(ctx: Context, sources: list[str]) -> None:
 
     Chosen for speed: the DLQ is read once and grouped per source row, then counted (a
     scalar subquery per count read it once per count)."""
-    def table(view: str) -> exp.Table:
-        return exp.Table(this=S.ident(view))
-
     def total(expr: exp.Expression) -> exp.Expression:
         return S.fn("coalesce", exp.Sum(this=expr), S.bigint(0))
 
@@ -205,7 +194,7 @@ def compile_report(ctx: Context, sources: list[str]) -> None:
         return S.eq(S.col(name), S.string(src))
 
     # the DLQ, one row per (source, source row, real row): entries, any trigger, layouts
-    real = exp.GTE(this=S.col(ORDER), expression=S.bigint(0))  # not an aggregate row
+    real = real_row()
     per_row = exp.select(
         S.col("_cxl_dlq_source_name").as_(S.ident("n")),
         S.col("_cxl_dlq_source_row").as_(S.ident("r")),
@@ -213,7 +202,7 @@ def compile_report(ctx: Context, sources: list[str]) -> None:
         exp.Count(this=exp.Star()).as_(S.ident("c")),
         exp.Max(this=S.cast(S.col("_cxl_dlq_trigger"), "INT")).as_(S.ident("t")),
         S.fn("collect_set", S.col(LAYOUT)).as_(S.ident("layouts")),
-    ).from_(table(DLQ_VIEW)).group_by(S.col("_cxl_dlq_source_name"),
+    ).from_(S.table(DLQ_VIEW)).group_by(S.col("_cxl_dlq_source_name"),
                                       S.col("_cxl_dlq_source_row"), real)
     listed = S.and_(S.col("real"), S.not_null(S.col("r")))
     dlq_items: list[tuple[exp.Expression, str]] = []
@@ -232,7 +221,7 @@ def compile_report(ctx: Context, sources: list[str]) -> None:
 
     items: list[tuple[exp.Expression, str]] = []
     for src in sources:
-        q = exp.select(total(S.col(SPLIT_ROWS))).from_(table(ctx.view(src, "offsets")))
+        q = exp.select(total(S.col(SPLIT_ROWS))).from_(S.table(ctx.view(src, "offsets")))
         items.append((exp.Subquery(this=q), f"total:{src}"))
     items += [(S.col(n), n) for _, n in dlq_items]
     counts = exp.Subquery(this=dlq_summary, alias=exp.TableAlias(this=S.ident("d")))

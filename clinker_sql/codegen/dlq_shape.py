@@ -13,6 +13,11 @@ DLQ_COLUMNS = ("_cxl_dlq_source_file", "_cxl_dlq_source_name", "_cxl_dlq_source_
 ORDER = "$source.order"
 
 
+def real_row() -> exp.Expression:
+    """A record of a source row, not an aggregate's row (those have a negative order)."""
+    return exp.GTE(this=S.col(ORDER), expression=S.bigint(0))
+
+
 def dlq_select(*, source_name: exp.Expression, source_file: exp.Expression,
                source_row: exp.Expression, order: exp.Expression, field: exp.Expression,
                value: exp.Expression, category: exp.Expression, detail: exp.Expression,

@@ -24,6 +24,10 @@ def col(name: str, table: str | None = None) -> exp.Column:
     return exp.Column(this=ident(name), table=ident(table) if table else None)
 
 
+def table(name: str) -> exp.Table:
+    return exp.Table(this=ident(name))
+
+
 def string(value: str) -> exp.Literal:
     return exp.Literal.string(value)
 

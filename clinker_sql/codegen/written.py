@@ -18,7 +18,7 @@ from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
-from clinker_sql.codegen.dlq_shape import ORDER
+from clinker_sql.codegen.dlq_shape import ORDER, real_row
 from clinker_sql.codegen.plan import SOURCE_NAME, SOURCE_ROW, Statement
 from clinker_sql.codegen.templates import render, select_list, sql
 from clinker_sql.config import model as m
@@ -37,16 +37,13 @@ def compile_written(ctx: Context, sources: list[str]) -> None:
     """The `written` statement, and on each sink's write the counts to observe instead."""
     sinks = ctx.compiled.sinks
     distinct = distinct_records(ctx)
-    real = exp.GTE(this=S.col(ORDER), expression=S.bigint(0))  # not an aggregate row
-
-    def table(view: str) -> exp.Table:
-        return exp.Table(this=S.ident(view))
+    real = real_row()
 
     def of(src: str) -> exp.Expression:
         return S.eq(S.col(SOURCE_NAME), S.string(src))
 
     parts = [exp.select(S.bigint(i).as_(S.ident("sink")), S.col(SOURCE_NAME),
-                        S.col(SOURCE_ROW), S.col(ORDER)).from_(table(sink["rows_view"]))
+                        S.col(SOURCE_ROW), S.col(ORDER)).from_(S.table(sink["rows_view"]))
              for i, sink in enumerate(sinks)]
     items: list[tuple[exp.Expression, str]] = []
     if parts:
@@ -74,22 +71,17 @@ def compile_written(ctx: Context, sources: list[str]) -> None:
                       header="run summary: what the sinks wrote" + (
                           " (each sink's records have distinct row identities: a local run "
                           "counts them as they are written and skips this query)"
-                          if distinct else ""),
-                      meta={"observable": distinct}))
+                          if distinct else "")))
     if not distinct:
         return
-    for stmt, sink in zip(_writes(ctx), sinks):
+    writes = {s.name: s for s in ctx.compiled.statements
+              if s.kind == "write" and not s.meta.get("dlq")}
+    for sink in sinks:
         counts = [(exp.Count(this=exp.Star()), f"written:{sink['name']}")]
         counts += [(S.fn("count_if", S.and_(of(src), real)), f"written_rows:{src}")
                    for src in sources]
-        stmt.meta["observe"] = {"view": sink["rows_view"],
+        writes[sink["name"]].meta["observe"] = {"view": sink["rows_view"],
                                 "counts": {name: S.to_sql(e) for e, name in counts}}
-
-
-def _writes(ctx: Context) -> list[Statement]:
-    names = {s["name"] for s in ctx.compiled.sinks}
-    return [s for s in ctx.compiled.statements
-            if s.kind == "write" and not s.meta.get("dlq") and s.name in names]
 
 
 def distinct_records(ctx: Context) -> bool:

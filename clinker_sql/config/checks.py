@@ -6,6 +6,8 @@ allows), which every later pass uses.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from clinker_sql.config import model as m
 from clinker_sql.diagnostics import Diagnostic, DiagnosticError, fail
 
@@ -34,6 +36,20 @@ def check_pipeline(p: m.Pipeline) -> tuple[list[m.Node], list[Diagnostic]]:
     _check_dlq(p)
     _check_outputs(p)
     return _topological(p, by_name), warnings
+
+
+def upstream(nodes: Iterable[m.Node], names: Iterable[str]) -> Iterator[m.Node]:
+    """The nodes `names` name and every node they read from, directly or not, each once."""
+    by_name = {n.name: n for n in nodes}
+    stack, seen = list(names), set()
+    while stack:
+        name = stack.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        node = by_name[name]
+        yield node
+        stack.extend(r.node for r in node.inputs)
 
 
 def resolve_port(consumer: m.Node, ref: m.Ref, producer: m.Node) -> str | None:

@@ -99,8 +99,7 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
         timings.append({"node": None, "name": report.name, "kind": "report",
                         "seconds": round(time.perf_counter() - start, 4)})
         written = next((s for s in compiled.statements if s.kind == "written"), None)
-        observe = getattr(executor, "observe", None) \
-            if written is not None and written.meta.get("observable") else None
+        observe = getattr(executor, "observe", None)  # codegen/written.py
         watched: list = []
         for stmt in writes:
             if stmt.meta.get("dlq") and not _dlq_variant(stmt, counts):
@@ -262,7 +261,8 @@ def _iterate(executor: Executor, timings: list, scratch: str,
 def _written_counts(executor: Executor, stmt: Statement, watched: list, compiled: Compiled,
                     timings: list) -> dict[str, Any]:
     """What the sinks wrote (codegen/written.py): counted while the writes ran when the
-    executor observed every one of them, else by the `written` query."""
+    executor observed every sink's write (the compiler asks for it only when the counts
+    need no grouping), else by the `written` query."""
     observed = [w() for w in watched]
     if watched and len(observed) == len(compiled.sinks) and None not in observed:
         out: dict[str, Any] = {}
