@@ -9,7 +9,7 @@ recomputed over the survivors; see codegen/retraction.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlglot import exp
 
@@ -146,22 +146,22 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
     header = (f"aggregate {node.name}: {path} path ({why}); bindings "
               f"{', '.join(sorted(klass)) or 'none'}")
 
-    input_view = upstream.view
-    if relaxed:
-        from clinker_sql.codegen.retraction import retract_input
-
-        input_view = retract_input(ctx, node.name, upstream)
     items = [(S.col(n), n) for n, _ in upstream.all_columns]
-    if relaxed:
-        items.append((S.col(RETRACTED), RETRACTED))
     for b in collector.bindings:
         items += [(v.sql, c) for v, c in zip(b.args, b.arg_columns)]
     items.append((keep if keep is not None else S.boolean(True), KEEP))
     program = LoweredProgram(faults=[FieldFault(f, None) for f in row_faults])
     items.append((_with_category(error_struct(program, node.name)), ERR))
+    # the arguments, the group numbers and the argument errors are the same in every
+    # retraction pass: only the groups read the retraction state (flagged below)
     ctx.add(Statement("view", node.name, eval_view, render(
-        "aggregate_eval.sql.j2", view=ident(eval_view), input=ident(input_view),
+        "aggregate_eval.sql.j2", view=ident(eval_view), input=ident(upstream.view),
         select_list=select_list(items)), header=f"{header}: per-row arguments"))
+    grouped_view = eval_view
+    if relaxed:
+        from clinker_sql.codegen.retraction import retract_input
+
+        grouped_view = retract_input(ctx, node.name, replace(upstream, view=eval_view))
 
     first = exp.Min(this=S.fn("named_struct", *[x for i, c in enumerate(upstream.arrival())
                                                  for x in (S.string("orf"[i]), S.col(c))]))
@@ -182,7 +182,7 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
                    S.not_(S.col(RETRACTED)) if relaxed else None)
     group_tuple = Sql(", ".join(ident(k) for k in keys)) if keys else None
     ctx.add(Statement("view", node.name, groups_view, render(
-        "aggregate_groups.sql.j2", view=ident(groups_view), eval=ident(eval_view),
+        "aggregate_groups.sql.j2", view=ident(groups_view), eval=ident(grouped_view),
         select_list=select_list(group_items), where=sql(where), group_by=group_tuple),
         header=f"aggregate {node.name}: one row per group"
         + (" over the rows not retracted" if relaxed else "")))

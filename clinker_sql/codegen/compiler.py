@@ -11,7 +11,7 @@ from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.combine import compile_combine
 from clinker_sql.codegen.aggregate import AggregatePlan, compile_aggregate
 from clinker_sql.codegen.context import Context
-from clinker_sql.codegen.retraction import compile_init, needs_retraction
+from clinker_sql.codegen.retraction import hoist, needs_retraction
 from clinker_sql.codegen.dlq import compile_commit
 from clinker_sql.codegen.materialize import plan_checkpoints
 from clinker_sql.codegen.plan import Compiled, Relation, Statement
@@ -45,8 +45,6 @@ def compile_pipeline(p: m.Pipeline) -> Compiled:
         compiled.add(Statement("setup", None, key, f"SET {key}={value}"))
     by_name = {n.name: n for n in p.nodes}
     retraction = needs_retraction(p)
-    if retraction:
-        compile_init(ctx)
     aggregates: list[AggregatePlan] = []
     sources: list[str] = []
     sinks: list[SinkPlan] = []
@@ -79,10 +77,17 @@ def compile_pipeline(p: m.Pipeline) -> Compiled:
             raise fail("CS001", f"{node.kind} nodes are not supported by clinker-sql yet",
                        node.loc)
     compiled.error_views = list(ctx.error_views)
+    # formatted first: the commit layer reads what each node statement reads
+    compiled.statements = [_format(s) for s in compiled.statements]
+    formatted = len(compiled.statements)
     compile_commit(ctx, sinks, sources, aggregates, retraction)
     compiled.aggregates = aggregates
     compiled.sources = sources
-    compiled.statements = plan_checkpoints([_format(s) for s in compiled.statements])
+    statements = compiled.statements[:formatted] + [
+        _format(s) for s in compiled.statements[formatted:]]
+    if retraction:
+        statements = hoist(statements)
+    compiled.statements = plan_checkpoints(statements)
     # for explain, lineage and the file headers: what each node (or route branch) offers
     compiled.relations = {f"{n}.{port}" if port else n: r
                           for (n, port), r in ctx.relations.items()}

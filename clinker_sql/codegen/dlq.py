@@ -12,7 +12,8 @@ from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER, real_row
 from clinker_sql.codegen.fusion import row_wise
 from clinker_sql.codegen.materialize import checkpoint
 from clinker_sql.codegen.plan import Statement
-from clinker_sql.codegen.retraction import TRIGGERS_SEEN, compile_candidates
+from clinker_sql.codegen import retraction as R
+from clinker_sql.codegen.retraction import TRIGGERS_SEEN
 from clinker_sql.codegen.source import SPLIT_ROWS
 from clinker_sql.codegen.sink import SinkPlan, compile_write, csv_line, staging_path
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
@@ -24,6 +25,7 @@ from clinker_sql.cxl import types as T
 TRIGGERS_VIEW = "$pipeline.triggers"
 DLQ_VIEW = "$pipeline.dlq"
 LIVE_VIEW = "$pipeline.triggers_live"
+EARLY_VIEW = "$pipeline.triggers_early"
 LAYOUT = "$layout"
 
 
@@ -78,8 +80,18 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
     payload = union_columns(all_layouts) if all_layouts else []
     live = [(ev.view, ev.payload, all_layouts.index(ev.payload)) for ev in ctx.error_views]
     if retraction:
+        # the forward pass's triggers (raised before any retraction-mode node) are computed
+        # once and seed the first pass; the others are computed again in every pass
+        dependent = R.dependent_views(ctx.compiled.statements)
+        _union(ctx, EARLY_VIEW, [x for x in live if x[0] not in dependent], payload,
+               "DLQ triggers that do not depend on the retraction state")
+        ctx.add(checkpoint(EARLY_VIEW, None, "they are computed once: they seed the "
+                           "retraction and stay the same in every pass"))
+        R.compile_seed(ctx, EARLY_VIEW)
+        _union(ctx, LIVE_VIEW, [(EARLY_VIEW, tuple(payload), None)]
+               + [x for x in live if x[0] in dependent], payload,
+               "DLQ triggers of the current pass")
         # triggers of earlier fixpoint passes stay in the DLQ (codegen/retraction.py)
-        _union(ctx, LIVE_VIEW, live, payload, "DLQ triggers of the current pass")
         ctx.add(Statement("view", None, TRIGGERS_SEEN,
                           f"CREATE OR REPLACE TEMPORARY VIEW {ident(TRIGGERS_SEEN)} AS "
                           f"SELECT * FROM {ident(LIVE_VIEW)} WHERE FALSE",
@@ -87,13 +99,14 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
         ctx.add(Statement("view", None, TRIGGERS_VIEW, render(
             "triggers_accumulated.sql.j2", view=ident(TRIGGERS_VIEW), seen=ident(TRIGGERS_SEEN),
             live=ident(LIVE_VIEW)), header="DLQ triggers of every pass"))
-        compile_candidates(ctx, TRIGGERS_VIEW, aggregates)
-        ctx.add(Statement("fixpoint", None, "retraction", "-- the runner repeats the pass until "
+        R.compile_candidates(ctx, TRIGGERS_VIEW, aggregates)
+        ctx.add(Statement("fixpoint", None, "retraction", "-- in every pass the runner "
+                          "materializes $pipeline.triggers, then repeats the pass until "
                           "$pipeline.retract_candidates adds nothing to $pipeline.retracted",
-                          header="retraction fixpoint"))
+                          header="retraction fixpoint", reads=(TRIGGERS_VIEW,)))
     else:
         _union(ctx, TRIGGERS_VIEW, live, payload, "DLQ triggers: every node's error view")
-    _checkpoint(ctx, TRIGGERS_VIEW)
+        _checkpoint(ctx, TRIGGERS_VIEW)
     if correlated:
         for plan in sinks:
             if _shuffles_upstream(ctx, plan.node):

@@ -44,15 +44,45 @@ def needs_retraction(pipeline: m.Pipeline) -> bool:
     return has_ck and any(isinstance(n, m.AggregateNode) for n in pipeline.nodes)
 
 
-def compile_init(ctx: Context) -> None:
-    keys = source_keys(ctx.pipeline)
-    items = [S.cast(S.null(), "STRING").as_(S.ident(SOURCE_NAME))]
-    items += [S.cast(S.null(), "STRING").as_(S.ident(k)) for k in keys]
-    items += [S.cast(S.null(), "BIGINT").as_(S.ident(SOURCE_ROW))]
-    select = exp.select(*items).where(S.boolean(False))
+def dependent_views(statements: list[Statement]) -> set[str]:
+    """The views whose rows depend on the retraction state: they read what is retracted
+    or the triggers of earlier passes, directly or through other views (statements come
+    in dependency order). Everything else is computed once, before the first pass."""
+    out = {RETRACTED, TRIGGERS_SEEN}
+    for stmt in statements:
+        if stmt.kind == "view" and out.intersection(stmt.reads):
+            out.add(stmt.name)
+    return out
+
+
+def compile_seed(ctx: Context, early: str) -> None:
+    """`$pipeline.retracted` before the first pass: the cells (or rows) of the triggers
+    raised before any retraction-mode node (`early`, the forward pass's failures).
+    Clinker detects them before it recomputes anything, so the first pass already runs
+    the nodes after the aggregate without them (spec §4.2: initial detect, then
+    recompute, then dispatch)."""
+    cells, rows = _trigger_cells(source_keys(ctx.pipeline), early)
     ctx.add(Statement("view", None, RETRACTED,
-                      f"CREATE OR REPLACE TEMPORARY VIEW {ident(RETRACTED)} AS {sql(select)}",
-                      header="retraction: nothing is retracted before the first pass"))
+                      f"CREATE OR REPLACE TEMPORARY VIEW {ident(RETRACTED)} AS "
+                      f"{sql(exp.union(cells, rows, distinct=True))}",
+                      header="retraction: the first pass retracts the cells of the triggers "
+                             "raised before any retraction-mode node"))
+
+
+def hoist(statements: list[Statement]) -> list[Statement]:
+    """Order the statements before the fixpoint so that everything independent of the
+    retraction state runs first, then the seed, then the views the passes replay."""
+    fix = next(i for i, s in enumerate(statements) if s.kind == "fixpoint")
+    head = statements[:fix]
+    dependent = dependent_views(head)
+
+    def depends(stmt: Statement) -> bool:
+        return stmt.name in dependent if stmt.kind == "view" else \
+            bool(dependent.intersection(stmt.reads))
+
+    seed = [s for s in head if s.kind == "view" and s.name == RETRACTED]
+    return ([s for s in head if not depends(s)] + seed
+            + [s for s in head if depends(s) and s not in seed] + statements[fix:])
 
 
 def _normalized(rel: Relation, key: str, table: str) -> exp.Expression:
@@ -80,6 +110,19 @@ def retract_input(ctx: Context, node: str, upstream: Relation) -> str:
 
 def compile_candidates(ctx: Context, triggers: str, aggregates: list) -> None:
     keys = source_keys(ctx.pipeline)
+    cells, rows = _trigger_cells(keys, triggers)
+    parts = [Sql(f"SELECT * FROM {ident(RETRACTED)}"), Sql(sql(cells)), Sql(sql(rows))]
+    for plan in aggregates:
+        if plan.relaxed:
+            parts.append(Sql(sql(_contributors(plan, keys, triggers))))
+    ctx.add(Statement("view", None, CANDIDATES, render(
+        "retraction_candidates.sql.j2", view=ident(CANDIDATES), parts=parts),
+        header="retraction: what the next pass retracts"))
+
+
+def _trigger_cells(keys: list[str], triggers: str) -> tuple[exp.Select, exp.Select]:
+    """What a trigger retracts: its correlation cell, or its own row when its key is
+    empty. Declared-type rejections at ingest (stage `source`) retract nothing."""
     has_key = S.or_(*[S.not_(S.eq(S.fn("coalesce", S.col(k), S.string("")), S.string("")))
                       for k in keys])
     real = S.and_(exp.NEQ(this=S.col("_cxl_dlq_stage"), expression=S.string("source")))
@@ -95,13 +138,7 @@ def compile_candidates(ctx: Context, triggers: str, aggregates: list) -> None:
     ).from_(exp.Table(this=S.ident(triggers))).where(S.and_(
         real, S.not_(has_key),
         exp.NEQ(this=S.col("_cxl_dlq_source_name"), expression=S.string(MERGED))))
-    parts = [Sql(f"SELECT * FROM {ident(RETRACTED)}"), Sql(sql(cells)), Sql(sql(rows))]
-    for plan in aggregates:
-        if plan.relaxed:
-            parts.append(Sql(sql(_contributors(plan, keys, triggers))))
-    ctx.add(Statement("view", None, CANDIDATES, render(
-        "retraction_candidates.sql.j2", view=ident(CANDIDATES), parts=parts),
-        header="retraction: what the next pass retracts"))
+    return cells, rows
 
 
 def _contributors(plan, keys: list[str], triggers: str) -> exp.Expression:
@@ -115,8 +152,16 @@ def _contributors(plan, keys: list[str], triggers: str) -> exp.Expression:
         if any(k in keys for k in plan.input_ck) else S.boolean(False)
     key_values = [(S.case([(has_key, S.col(k, "e"))]) if k in plan.input_ck
                    else S.cast(S.null(), "STRING")) for k in keys]
-    index_match = S.and_(*[S.null_safe_eq(S.col(k, "e"), S.col(index_key(j), "i"))
-                           for j, k in enumerate(plan.keys)])
+    # the failed groups' keys first (the index is small, the failures few), then the input
+    # rows of those groups by a broadcast semi-join: when no aggregate row failed, Spark
+    # sees an empty broadcast and does not evaluate the aggregate's input at all
+    failed_keys = exp.select(*[S.col(index_key(j), "i").as_(S.ident(index_key(j)))
+                               for j in range(len(plan.keys))] or [S.boolean(True)]).from_(
+        exp.Table(this=S.ident(f"{plan.node}.index"), alias=exp.TableAlias(this=S.ident("i")))
+    ).join(exp.Subquery(this=failed, alias=exp.TableAlias(this=S.ident("f"))),
+           on=S.eq(S.col("idx", "f"), S.col(INDEX, "i")))
+    key_match = S.and_(*[S.null_safe_eq(S.col(k, "e"), S.col(index_key(j), "h"))
+                         for j, k in enumerate(plan.keys)]) if plan.keys else S.boolean(True)
     select = exp.select(
         S.col(SOURCE_NAME, "e").as_(S.ident(SOURCE_NAME)),
         *[S.fn("nullif", S.cast(v, "STRING"), S.string("")).as_(S.ident(k))
@@ -124,10 +169,10 @@ def _contributors(plan, keys: list[str], triggers: str) -> exp.Expression:
         S.case([(has_key, S.cast(S.null(), "BIGINT"))], S.col(SOURCE_ROW, "e")).as_(
             S.ident(SOURCE_ROW)),
     ).from_(exp.Table(this=S.ident(plan.eval_view), alias=exp.TableAlias(this=S.ident("e"))))
-    select = select.join(exp.Table(this=S.ident(f"{plan.node}.index"),
-                                   alias=exp.TableAlias(this=S.ident("i"))), on=index_match)
-    select = select.join(exp.Subquery(this=failed, alias=exp.TableAlias(this=S.ident("f"))),
-                         on=S.eq(S.col("idx", "f"), S.col(INDEX, "i")))
+    select = select.join(exp.Subquery(this=failed_keys, alias=exp.TableAlias(this=S.ident("h"))),
+                         on=key_match, join_type="LEFT SEMI")
+    select.set("hint", exp.Hint(expressions=[exp.JoinHint(
+        this="BROADCAST", expressions=[exp.Table(this=S.ident("h"))])]))
     return select
 
 

@@ -69,16 +69,13 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
     pending: list[outputs.PendingOutput] = []
     scratch = _scratch_dir(executor)
     try:
-        segmented = any(st.kind == "fixpoint" for st in compiled.statements)
         done: list[Statement] = []
         for stmt in compiled.statements:
             if stmt.kind in ("setup", "view"):
                 _timed(executor, stmt, timings, progress)
                 done.append(stmt)
-                if segmented and _segment_boundary(stmt):
-                    _checkpoint(executor, stmt, timings, scratch)
             elif stmt.kind == "fixpoint":
-                _iterate(executor, timings, scratch, done)
+                _iterate(executor, stmt, timings, scratch, done)
             elif stmt.kind == "checkpoint":
                 _checkpoint(executor, stmt, timings, scratch)
                 done.append(stmt)
@@ -185,63 +182,40 @@ def _checkpoint(executor: Executor, stmt: Statement, timings: list, scratch: str
                     "seconds": round(time.perf_counter() - start, 4)})
 
 
-def _segment_boundary(stmt: Statement) -> bool:
-    """Views materialized in each retraction pass (codegen/materialize.py)."""
-    from clinker_sql.codegen.materialize import segment_boundary
-
-    return segment_boundary(stmt)
-
-
 def _replay(executor: Executor, done: list[Statement], timings: list, scratch: str) -> None:
     """Define again, over the new retraction state, the node views that depend on it, and
-    materialize them again where they were materialized: the views upstream of every
-    retraction input do not change between passes and keep their first definition."""
-    from clinker_sql.codegen.retraction import RETRACTED, TRIGGERS_SEEN
+    materialize them again where they were materialized: the other views (the source, the
+    nodes before the retraction inputs, an aggregate's arguments and group numbers) do not
+    change between passes and keep their first definition."""
+    from clinker_sql.codegen.retraction import dependent_views
 
-    changed = {RETRACTED, TRIGGERS_SEEN}
-    for stmt in done:
-        if stmt.kind == "view" and changed.intersection(stmt.reads):
-            changed.add(stmt.name)
-    stable = _stable_indexes(done, changed)
+    changed = dependent_views(done)
     for stmt in done:
         # node views only: the pipeline-level views ($pipeline.retracted, ...) are the
         # retraction state the iteration just replaced
-        if stmt.node is None or stmt.name not in changed or stmt.name in stable:
+        if stmt.node is None or stmt.name not in changed:
             continue
         if stmt.kind == "view":
             executor.execute(stmt.sql)
-            if _segment_boundary(stmt):
-                _checkpoint(executor, stmt, timings, scratch, suffix="next")
         elif stmt.kind == "checkpoint":
             _checkpoint(executor, stmt, timings, scratch, suffix="next")
 
 
-def _stable_indexes(done: list[Statement], changed: set[str]) -> set[str]:
-    """An aggregate's stable group numbers (`<node>.index`) are counted over every input
-    row, retracted or not, from columns other than `$retracted`: when the rows entering
-    `<node>.input` do not depend on the retraction state, the numbers of the first pass
-    hold in every pass and the index is neither redefined nor materialized again."""
-    from clinker_sql.codegen.retraction import RETRACTED
-
-    reads = {s.name: s.reads for s in done if s.kind == "view"}
-    out = set()
-    for name in reads:
-        node, _, part = name.rpartition(".")
-        inputs = reads.get(f"{node}.input")
-        if part == "index" and inputs is not None and \
-                not changed.intersection(r for r in inputs if r != RETRACTED):
-            out.add(name)
-    return out
-
-
-def _iterate(executor: Executor, timings: list, scratch: str,
-             done: list[Statement] | None = None) -> int:
-    """Repeat the pass until nothing new is retracted (codegen/retraction.py)."""
+def _iterate(executor: Executor, fixpoint: Statement, timings: list, scratch: str,
+             done: list[Statement]) -> int:
+    """Repeat the pass until nothing new is retracted (codegen/retraction.py). Each pass
+    first materializes the views the fixpoint statement reads (the pass's triggers): the
+    candidates, the snapshot of the triggers seen and the DLQ after the last pass read
+    that copy instead of computing every error view again."""
     from clinker_sql.codegen import retraction as R
 
+    defined = {s.name: s for s in done if s.kind == "view"}
     k = 0
     while True:
         start = time.perf_counter()
+        for name in fixpoint.reads:
+            executor.execute(defined[name].sql)  # its definition, not last pass's copy
+            _checkpoint(executor, defined[name], timings, scratch, suffix="next" if k else "")
         wanted = _count(executor, R.count_sql(R.CANDIDATES, distinct=True))
         have = _count(executor, R.count_sql(R.RETRACTED, distinct=True))
         timings.append({"node": None, "name": f"retraction pass {k}", "kind": "fixpoint",
@@ -254,8 +228,7 @@ def _iterate(executor: Executor, timings: list, scratch: str,
                        "passes")
         for statement in R.iteration_statements(k, scratch):
             executor.execute(statement)
-        if done:
-            _replay(executor, done, timings, scratch)
+        _replay(executor, done, timings, scratch)
 
 
 def _written_counts(executor: Executor, stmt: Statement, watched: list, compiled: Compiled,

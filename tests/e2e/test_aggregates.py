@@ -333,3 +333,28 @@ def test_window_after_a_relaxed_aggregate_is_recomputed_without_the_retracted_ro
     (tmp_path / "rerun").mkdir()
     again = run(executor, tmp_path / "rerun", yaml_text, clean)
     assert {(x["region"], x["dept"]): x for x in again.rows("out.csv")} == rows
+
+
+def test_nodes_after_the_aggregate_never_see_a_failing_order_s_other_lines(executor, tmp_path):
+    """Clinker's commit starts from the forward pass's failures: it retracts them before it
+    first runs the nodes after a relaxed aggregate (spec §4.2). Order O2's ENG line would
+    push ENG over the gate's limit; it is retracted first, so the gate never fails."""
+    yaml_text = pipeline(
+        source("o", "order_id, dept, amount", "order_id"),
+        step("transform", "check", "o",
+             "emit order_id = order_id\nemit dept = dept\nemit amt = amount.to_int()"),
+        step("aggregate", "totals", "check", "emit dept = dept\nemit total = sum(amt)",
+             "\n      group_by: [dept]"),
+        step("transform", "gate", "totals",
+             "emit dept = dept\nemit total = total\n"
+             "emit ok = if total > 60 then \"over\".to_int() else 1"),
+        sink("out", "gate"))
+    files = {"o.csv": "order_id,dept,amount\n"
+                      "O1,HR,10\nO2,ENG,50\nO2,HR,bad\nO7,ENG,12\n"}
+    r = run(executor, tmp_path, yaml_text, files)
+    assert by(r.rows("out.csv"), "dept") == by(
+        [{"dept": "HR", "total": "10", "ok": "1"}, {"dept": "ENG", "total": "12", "ok": "1"}],
+        "dept")
+    assert not [e for e in dlq(r) if e[4] == "transform:gate"]
+    assert ("o", "3", "type_coercion_failure", "true", "transform:check") in dlq(r)
+    rerun_equals(executor, tmp_path, yaml_text, files, {"o": {2, 3}}, r, ["out"], "dept")
