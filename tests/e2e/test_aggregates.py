@@ -12,72 +12,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .pipelines import run
-
-
-def pipeline(*nodes: str) -> str:
-    return """
-pipeline:
-  name: agg
-error_handling:
-  strategy: continue
-  dlq:
-    path: {dir}/out/dlq.csv
-nodes:
-""" + "".join(nodes)
-
-
-def source(name: str, columns: str, key: str | None = None) -> str:
-    """`columns`: `a, b: int, c: int?` (`?` = nullable: an empty cell is null)."""
-    def typ(c: str) -> str:
-        t = c.split(":")[1].strip() if ":" in c else "string"
-        return f"{{ nullable: {t[:-1]} }}" if t.endswith("?") else t
-
-    schema = "\n".join(f"        - {{ name: {c.split(':')[0].strip()}, type: {typ(c)} }}"
-                       for c in columns.split(","))
-    ck = f"\n      correlation_key: {key}" if key else ""
-    return f"""
-  - type: source
-    name: {name}
-    config:
-      name: {name}
-      type: csv
-      path: {{dir}}/{name}.csv{ck}
-      schema:
-{schema}
-"""
-
-
-def step(kind: str, name: str, input_: str, cxl: str, extra: str = "") -> str:
-    body = "".join(f"        {line.strip()}\n" for line in cxl.strip().splitlines())
-    return f"""
-  - type: {kind}
-    name: {name}
-    input: {input_}
-    config:{extra}
-      cxl: |
-{body}"""
+from .pipelines import dlq, pipeline, run, source, step
+from .pipelines import sink as shared_sink
 
 
 def sink(name: str, input_: str) -> str:
-    return f"""
-  - type: sink
-    name: {name}
-    input: {input_}
-    config:
-      name: {name}
-      type: csv
-      path: {{dir}}/out/{name}.csv
-      include_unmapped: false
-"""
-
-
-def dlq(r) -> list[tuple[str, str, str, str, str]]:
-    path = r.dir / "out" / "dlq.csv"
-    if not path.exists():
-        return []
-    return [(e["_cxl_dlq_source_name"], e["_cxl_dlq_source_row"], e["_cxl_dlq_error_category"],
-             e["_cxl_dlq_trigger"], e["_cxl_dlq_stage"]) for e in r.rows("dlq.csv")]
+    return shared_sink(name, input_, "\n      include_unmapped: false")
 
 
 def by(rows: list[dict[str, str]], key: str) -> dict[str, dict[str, str]]:

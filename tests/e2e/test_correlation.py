@@ -8,67 +8,10 @@ the DLQ, or removed), from the counts the run reports.
 
 from __future__ import annotations
 
-from .pipelines import run
-
-HEAD = """
-pipeline:
-  name: ck
-error_handling:
-  strategy: continue
-  {extra}
-  dlq:
-    path: {dir}/out/dlq.csv
-nodes:
-"""
-
-
-def source(name: str, key: str, columns: str = "id, grp, amt") -> str:
-    schema = "\n".join(f"        - {{ name: {c.strip()}, type: string }}"
-                       for c in columns.split(","))
-    return f"""
-  - type: source
-    name: {name}
-    config:
-      name: {name}
-      type: csv
-      path: {{dir}}/{name}.csv
-      correlation_key: {key}
-      schema:
-{schema}
-"""
-
-
-def sink(name: str, input_: str) -> str:
-    return f"""
-  - type: sink
-    name: {name}
-    input: {input_}
-    config:
-      name: {name}
-      type: csv
-      path: {{dir}}/out/{name}.csv
-"""
-
-
-def transform(name: str, input_: str, cxl: str) -> str:
-    body = "".join(f"        {line.strip()}\n" for line in cxl.strip().splitlines())
-    return f"""
-  - type: transform
-    name: {name}
-    input: {input_}
-    config:
-      cxl: |
-{body}"""
-
+from .pipelines import dlq, pipeline, run, sink, source, transform
 
 def yaml(*nodes: str, extra: str = "") -> str:
-    return HEAD.replace("{extra}", extra) + "".join(nodes)
-
-
-def dlq(r) -> list[tuple[str, str, str, str, str]]:
-    """(source, row, category, trigger, stage) of each DLQ entry, in file order."""
-    return [(e["_cxl_dlq_source_name"], e["_cxl_dlq_source_row"], e["_cxl_dlq_error_category"],
-             e["_cxl_dlq_trigger"], e["_cxl_dlq_stage"]) for e in r.rows("dlq.csv")]
+    return pipeline(*nodes, name="ck", extra=extra)
 
 
 def accounted(r, source: str, written: int, triggers: int, collaterals: int,
@@ -82,7 +25,7 @@ def accounted(r, source: str, written: int, triggers: int, collaterals: int,
 def test_two_sources_share_a_key_value_and_only_the_failing_source_rolls_back(
         executor, tmp_path):
     r = run(executor, tmp_path, yaml(
-        source("a", "grp"), source("b", "grp"),
+        source("a", "id, grp, amt", "grp"), source("b", "id, grp, amt", "grp"),
         """
   - type: merge
     name: m
@@ -104,7 +47,7 @@ def test_two_sources_share_a_key_value_and_only_the_failing_source_rolls_back(
 
 def test_compound_key_with_a_null_part_groups_on_the_remaining_values(executor, tmp_path):
     r = run(executor, tmp_path, yaml(
-        source("s", "[region, grp]", "id, region, grp, amt"),
+        source("s", "id, region, grp, amt", "[region, grp]"),
         transform("calc", "s", "emit id = id\nemit n = amt.to_int()"),
         sink("out", "calc")), {
         # (EU, null) x2 form one group; (EU, G1) is another; (null, null) rows are singletons
@@ -119,7 +62,7 @@ def test_compound_key_with_a_null_part_groups_on_the_remaining_values(executor, 
 
 def test_empty_key_is_a_group_of_one(executor, tmp_path):
     r = run(executor, tmp_path, yaml(
-        source("s", "grp"),
+        source("s", "id, grp, amt", "grp"),
         transform("calc", "s", "emit id = id\nemit n = amt.to_int()"),
         sink("out", "calc")), {
         "s.csv": "id,grp,amt\nx1,,bad\nx2,,2\nx3,G,3\n",
@@ -131,7 +74,7 @@ def test_empty_key_is_a_group_of_one(executor, tmp_path):
 
 def test_overflowing_group_goes_to_the_dlq_whole_across_sources(executor, tmp_path):
     r = run(executor, tmp_path, yaml(
-        source("a", "grp"), source("b", "grp"),
+        source("a", "id, grp, amt", "grp"), source("b", "id, grp, amt", "grp"),
         """
   - type: merge
     name: m
@@ -154,7 +97,7 @@ def test_overflowing_group_goes_to_the_dlq_whole_across_sources(executor, tmp_pa
 
 def test_route_group_failing_on_one_branch_is_rejected_from_every_branch(executor, tmp_path):
     r = run(executor, tmp_path, yaml(
-        source("s", "grp"),
+        source("s", "id, grp, amt", "grp"),
         """
   - type: route
     name: split
@@ -180,7 +123,7 @@ def test_route_group_failing_on_one_branch_is_rejected_from_every_branch(executo
 
 def test_inclusive_route_dead_letters_a_source_row_once(executor, tmp_path):
     r = run(executor, tmp_path, yaml(
-        source("s", "grp"),
+        source("s", "id, grp, amt", "grp"),
         """
   - type: route
     name: fan
@@ -206,7 +149,7 @@ def test_inclusive_route_dead_letters_a_source_row_once(executor, tmp_path):
 
 def test_filtered_rows_are_counted_as_removed(executor, tmp_path):
     r = run(executor, tmp_path, yaml(
-        source("s", "grp"),
+        source("s", "id, grp, amt", "grp"),
         transform("keep", "s", "filter amt != \"0\"\nemit id = id\nemit n = amt.to_int()"),
         sink("out", "keep")), {
         "s.csv": "id,grp,amt\nr1,G1,0\nr2,G2,x\nr3,G3,3\nr4,G2,4\n",

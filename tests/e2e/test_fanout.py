@@ -6,67 +6,21 @@ downstream failures of one fanned-out row, and correlation groups.
 
 from __future__ import annotations
 
-from .pipelines import run
+from .pipelines import dlq as entries
+from .pipelines import pipeline, run, sink, source, transform
 
-HEAD = """
-pipeline:
-  name: fan
-error_handling:
-  strategy: continue
-  dlq:
-    path: {dir}/out/dlq.csv
-nodes:
-"""
-
-
-def source(name: str, columns: str, ck: str = "") -> str:
-    schema = "\n".join(f"        - {{ name: {c.split(':')[0].strip()}, "
-                       f"type: {c.split(':')[1].strip()} }}" for c in columns.split(","))
-    key = f"\n      correlation_key: {ck}" if ck else ""
-    return f"""
-  - type: source
-    name: {name}
-    config:
-      name: {name}
-      type: csv
-      path: {{dir}}/{name}.csv{key}
-      schema:
-{schema}
-"""
-
-
-def transform(name: str, input_: str, cxl: str, extra: str = "") -> str:
-    body = "".join(f"        {line}\n" for line in cxl.strip("\n").splitlines())
-    return f"""
-  - type: transform
-    name: {name}
-    input: {input_}
-    config:{extra}
-      cxl: |
-{body}"""
-
-
-def sink(name: str, input_: str, extra: str = "") -> str:
-    return f"""
-  - type: sink
-    name: {name}
-    input: {input_}
-    config:
-      name: {name}
-      type: csv
-      path: {{dir}}/out/{name}.csv{extra}
-"""
+HEAD = pipeline(name="fan")
 
 
 def rows(r, name: str, *columns: str) -> list[tuple[str, ...]]:
     return [tuple(row[c] for c in columns) for row in r.rows(name)]
 
 
-def dlq(r) -> list[tuple[str, str, str, str, str]]:
+def dlq(r) -> list[tuple[str, ...]]:
     """(row, stage, category, field, detail) of each entry, sorted."""
-    return sorted((e["_cxl_dlq_source_row"], e["_cxl_dlq_stage"], e["_cxl_dlq_error_category"],
-                   e["_cxl_dlq_triggering_field"], e["_cxl_dlq_error_detail"])
-                  for e in r.rows("dlq.csv"))
+    return sorted(entries(r, ("_cxl_dlq_source_row", "_cxl_dlq_stage",
+                              "_cxl_dlq_error_category", "_cxl_dlq_triggering_field",
+                              "_cxl_dlq_error_detail")))
 
 
 ITEMS = """
@@ -220,7 +174,7 @@ emit each t in tags.split(";") {
     4,,bad;h
     5,,i
     """
-    yaml = HEAD + source("items", "id: string, grp: string, tags: string", ck="grp") + \
+    yaml = HEAD + source("items", "id: string, grp: string, tags: string", key="grp") + \
         transform("fan", "items", fan) + transform("check", "fan", check) + \
         sink("out", "check", "\n      include_correlation_keys: true")
     r = run(executor, tmp_path, yaml, {"items.csv": data})
