@@ -44,6 +44,7 @@ SYNTHETIC = -1  # $source.order of an aggregate row: its DLQ source row is 0
 FIRST = "$first"
 RETRACTED = "$retracted"
 INDEX = "$group.index"
+LIVE = "$live"
 
 
 def index_key(i: int) -> str:
@@ -178,23 +179,32 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
         else:
             group_items.append((agg, b.column))
     group_items.append((first, FIRST))
+    # retraction path with a group key: one aggregation per (group, retracted or not), then
+    # per group the values of its surviving rows and its first-seen position over every
+    # row, which numbers the groups stably (`$ck.aggregate.<name>`) in every pass
+    numbered = relaxed and bool(keys)
     where = S.and_(S.is_null(S.col(ERR)), S.col(KEEP),
-                   S.not_(S.col(RETRACTED)) if relaxed else None)
+                   S.not_(S.col(RETRACTED)) if relaxed and not numbered else None)
     group_tuple = Sql(", ".join(ident(k) for k in keys)) if keys else None
-    ctx.add(Statement("view", node.name, groups_view, render(
-        "aggregate_groups.sql.j2", view=ident(groups_view), eval=ident(grouped_view),
-        select_list=select_list(group_items), where=sql(where), group_by=group_tuple),
-        header=f"aggregate {node.name}: one row per group"
-        + (" over the rows not retracted" if relaxed else "")))
-    index_view = None
-    if relaxed:
-        index_view = ctx.view(node.name, "index")
-        ctx.add(Statement("view", node.name, index_view, render(
-            "aggregate_index.sql.j2", view=ident(index_view), eval=ident(eval_view),
-            first=sql(first),
-            keys=Sql(", ".join(f"{ident(k)} AS {ident(index_key(i))}" for i, k in enumerate(keys))
-                     ) if keys else Sql("1 AS `$all`"),
-            group_by=group_tuple), header=f"aggregate {node.name}: stable group numbers"))
+    if numbered:
+        live = S.not_(S.col(RETRACTED))
+        outer = [(S.col(k), k) for k in keys]
+        outer += [(exp.Filter(this=S.fn("any_value", S.col(c)), expression=exp.Where(this=live)),
+                   c) for _, c in group_items[len(keys):] if c != FIRST]
+        outer += [(exp.Min(this=S.col(FIRST)), FIRST), (S.fn("bool_or", live), LIVE)]
+        ctx.add(Statement("view", node.name, groups_view, render(
+            "aggregate_groups_retraction.sql.j2", view=ident(groups_view),
+            input=ident(grouped_view), select_list=select_list(outer),
+            partial_list=select_list(group_items + [(S.col(RETRACTED), RETRACTED)]),
+            where=sql(where), group_by=group_tuple, retracted=ident(RETRACTED)),
+            header=f"aggregate {node.name}: one row per group: the values over the rows not "
+                   "retracted, the first-seen position over every row"))
+    else:
+        ctx.add(Statement("view", node.name, groups_view, render(
+            "aggregate_groups.sql.j2", view=ident(groups_view), eval=ident(grouped_view),
+            select_list=select_list(group_items), where=sql(where), group_by=group_tuple),
+            header=f"aggregate {node.name}: one row per group"
+            + (" over the rows not retracted" if relaxed else "")))
 
     columns = [(g, types[g]) for g in group_by]
     names = list(group_by)
@@ -212,8 +222,10 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
                                for f in v.faults)
     final_items = [((emits[n].sql if n in emits else S.col(n, "groups")), n)
                    for n, _ in columns]
-    if relaxed:
-        ordinal: exp.Expression = exp.Add(this=S.col(INDEX, "idx"), expression=S.small_int(1))
+    if numbered:
+        ordinal: exp.Expression = exp.Add(this=S.col(INDEX, "groups"), expression=S.small_int(1))
+    elif relaxed:  # a single group (no key): number 0
+        ordinal = S.small_int(1)
     else:
         ordinal = exp.Window(this=exp.RowNumber(), order=exp.Order(expressions=[
             exp.Ordered(this=S.col(FIRST))]))
@@ -229,13 +241,23 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
         ck += [(c, t) for c, t in upstream.ck if c in strict_ck]
     final_program = LoweredProgram(faults=[FieldFault(f, None) for f in finalize_faults])
     final_items.append((_with_category(error_struct(final_program, node.name)), ERR))
-    index_match = S.and_(*[S.null_safe_eq(S.col(k, "groups"), S.col(index_key(i), "idx"))
-                           for i, k in enumerate(keys)]) if keys else S.boolean(True)
+    if numbered:  # the raw key values, for the group numbers' lookup (codegen/retraction.py)
+        final_items += [(S.col(k, "groups"), index_key(i)) for i, k in enumerate(keys)]
+        final_items.append((S.col(INDEX, "groups"), INDEX))
     ctx.add(Statement("view", node.name, final_view, render(
         "aggregate_final.sql.j2", view=ident(final_view), groups=ident(groups_view),
-        select_list=select_list(final_items), index=ident(index_view) if index_view else None,
-        index_match=sql(index_match)),
+        select_list=select_list(final_items), numbered=numbered, live=ident(LIVE),
+        first=ident(FIRST), index=ident(INDEX)),
         header=f"aggregate {node.name}: emitted values (first-seen group order)"))
+    if relaxed:
+        index_view = ctx.view(node.name, "index")
+        keys_sql = ", ".join(ident(index_key(i)) for i in range(len(keys)))
+        body = (f"SELECT {keys_sql}, {ident(INDEX)} FROM {ident(final_view)}" if numbered
+                else f"SELECT 1 AS {ident('$all')}, 0 AS {ident(INDEX)}")
+        ctx.add(Statement("view", node.name, index_view,
+                          f"CREATE OR REPLACE TEMPORARY VIEW {ident(index_view)} AS {body}",
+                          header=f"aggregate {node.name}: the groups' stable numbers "
+                                 "(first-seen order over every input row)"))
     out_cols = [(S.col(n), n) for n, _ in columns]
     out_cols += [(S.col(h), h) for h in (SOURCE_NAME, SOURCE_FILE, SOURCE_ROW, SOURCE_ORDER)]
     out_cols += [(S.col(c), c) for c, _ in ck]

@@ -29,9 +29,8 @@ MAX_DEPTH = 40
 # stay under it and get no extra checkpoint.
 MAX_EXPANDED = 60
 MIN_GAIN = 24
-# Views materialized in every retraction pass (those that depend on the retraction state),
-# and an aggregate's stable group numbers (small, read by every pass).
-SEGMENT_BOUNDARIES = (".eval", ".index", ".final")
+# Views materialized in every retraction pass (those that depend on the retraction state).
+SEGMENT_BOUNDARIES = (".eval", ".final")
 
 
 @dataclass
@@ -46,16 +45,15 @@ class _View:
 def _segment_boundaries(statements: list[Statement]) -> set[str]:
     """Views materialized in each retraction pass, so that every pass plans small segments
     instead of the whole pipeline under the DLQ machinery: the evaluations that depend on
-    the retraction state, and the group numbers. A view computed once before the passes is
-    not copied: its few readers (the group numbers, the first pass, the forward triggers)
-    evaluate it again for less than a copy of every row costs (retraction, 1M rows, 0.1%
-    bad: 13.5 -> 11.0 s)."""
+    the retraction state. A view computed once before the passes is not copied: its few
+    readers (the first pass, the forward triggers) evaluate it again for less than a copy
+    of every row costs (retraction, 1M rows, 0.1% bad: 13.5 -> 11.0 s)."""
     from clinker_sql.codegen.retraction import dependent_views
 
     dependent = dependent_views(statements)
     return {s.name for s in statements if s.kind == "view" and s.node is not None
             and s.name.endswith(SEGMENT_BOUNDARIES)
-            and (s.name in dependent or s.name.endswith(".index"))}
+            and s.name in dependent}
 
 
 def plan_checkpoints(statements: list[Statement]) -> list[Statement]:
