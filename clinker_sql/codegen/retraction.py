@@ -2,9 +2,10 @@
 
 Contract: the output equals a rerun with the failing source rows removed.
 `$pipeline.retracted` holds what has been retracted so far: correlation cells
-(source, key) and single rows (source, row). Retraction-mode aggregates (and
-buffer-mode windows) read their input through `<node>.input`, which flags
-retracted rows; they recompute over the survivors. After a pass, every new
+(source, key) and single rows (source, row); before the first pass it holds the
+cells of the triggers that do not depend on it (`compile_seed`). Retraction-mode
+aggregates (and buffer-mode windows) read their input through `<node>.input`,
+which flags retracted rows; they recompute over the survivors. After a pass, every new
 trigger retracts its cell, and an aggregate row that failed downstream retracts
 its contributors (through the stable `$ck.aggregate.<name>` group index). The
 runner repeats the pass until nothing new is retracted (a fixpoint); triggers

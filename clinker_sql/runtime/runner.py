@@ -185,8 +185,8 @@ def _checkpoint(executor: Executor, stmt: Statement, timings: list, scratch: str
 def _replay(executor: Executor, done: list[Statement], timings: list, scratch: str) -> None:
     """Define again, over the new retraction state, the node views that depend on it, and
     materialize them again where they were materialized: the other views (the source, the
-    nodes before the retraction inputs, an aggregate's arguments and group numbers) do not
-    change between passes and keep their first definition."""
+    nodes before the retraction inputs, an aggregate's arguments) do not change between
+    passes and keep their first definition."""
     from clinker_sql.codegen.retraction import dependent_views
 
     changed = dependent_views(done)
