@@ -33,6 +33,10 @@ SESSION_SETTINGS = (
     ("spark.sql.legacy.timeParserPolicy", "CORRECTED"),
     # never substitute ${...} inside user string literals
     ("spark.sql.variable.substitute", "false"),
+    # a temporary view keeps its analyzed plan: Spark analyzes each view once instead of
+    # parsing and analyzing its text again in every statement that reads it (the runner
+    # redefines the readers of a view it replaces: runtime/runner.py, _Views)
+    ("spark.sql.legacy.storeAnalyzedPlanForView", "true"),
 )
 
 

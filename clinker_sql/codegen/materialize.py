@@ -1,11 +1,12 @@
 """Where the runner materializes views, so that Spark plans small pieces (a compiler pass).
 
-Temporary views are stored as SQL text: each time a statement is planned, every view it
-reads is parsed and analyzed again, recursively. A view read along several paths is
-analyzed once per path, and Spark refuses a view nested more than 100 views deep
-(`VIEW_EXCEED_MAX_NESTED_DEPTH`). A long pipeline therefore needs cuts: a *checkpoint*
-statement makes the runner write the view as Parquet into its scratch folder and redefine
-the view over that copy, so that everything after it reads one flat relation.
+A temporary view keeps its analyzed plan (compiler.SESSION_SETTINGS), and a statement
+that reads it gets that whole plan inlined: a view read along several paths is copied
+once per path, and every copy is optimized and planned again (stored as SQL text, the
+views would also be parsed and analyzed again, and Spark would refuse one nested more than
+100 views deep). A long pipeline therefore needs cuts: a *checkpoint* statement makes the runner write the view as Parquet into its
+scratch folder and redefine the view over that copy, so that everything after it reads
+one flat relation.
 
 This pass walks the statements in run order over the graph of what each reads
 (`Statement.reads`). For each statement it knows the nesting depth and the *expanded
@@ -21,11 +22,11 @@ from dataclasses import dataclass, field
 
 from clinker_sql.codegen.plan import Statement
 
-# Far below Spark's limit of 100 nested views; a deep plan is slow to analyze well before.
+# A deep plan is slow to optimize (and over Spark's limit of 100 nested views stored as text).
 MAX_DEPTH = 40
-# A statement planned over more nested view analyses than this gets cuts while a cut
-# saves at least MIN_GAIN of them: Spark analyzes a view in ~10-30 ms (parse + resolve,
-# 2 cores), a checkpoint of a small relation costs one job of ~0.3 s. Normal pipelines
+# A statement planned over more nested view copies than this gets cuts while a cut
+# saves at least MIN_GAIN of them: a copy costs ~10-30 ms to plan (2 cores), a checkpoint
+# of a small relation one job of ~0.3 s. Normal pipelines
 # stay under it and get no extra checkpoint.
 MAX_EXPANDED = 60
 MIN_GAIN = 24

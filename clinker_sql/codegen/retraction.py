@@ -211,6 +211,9 @@ def checkpoint_statements(view: str, scratch: str, suffix: str = "") -> list[str
             f"CREATE OR REPLACE TEMPORARY VIEW {ident(view)} USING parquet OPTIONS (path {path})"]
 
 
-def count_sql(view: str, distinct: bool = False) -> str:
-    inner = f"SELECT DISTINCT * FROM {ident(view)}" if distinct else f"SELECT * FROM {ident(view)}"
-    return f"SELECT COUNT(*) AS n FROM ({inner}) AS t"
+def news_sql() -> str:
+    """A row when the candidates hold something not retracted yet: the pass found new
+    triggers (the candidates contain every retracted cell, so an empty difference is the
+    fixpoint; EXCEPT compares NULLs as equal)."""
+    return (f"SELECT 1 AS new FROM (SELECT * FROM {ident(CANDIDATES)} EXCEPT "
+            f"SELECT * FROM {ident(RETRACTED)}) AS t LIMIT 1")

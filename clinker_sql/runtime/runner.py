@@ -69,16 +69,17 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
     pending: list[outputs.PendingOutput] = []
     scratch = _scratch_dir(executor)
     try:
-        done: list[Statement] = []
+        views = _Views(executor, timings, scratch)
         for stmt in compiled.statements:
-            if stmt.kind in ("setup", "view"):
+            if stmt.kind == "setup":
                 _timed(executor, stmt, timings, progress)
-                done.append(stmt)
+            elif stmt.kind == "view":
+                _timed(executor, stmt, timings, progress)
+                views.defined(stmt)
             elif stmt.kind == "fixpoint":
-                _iterate(executor, stmt, timings, scratch, done)
+                _iterate(views, stmt)
             elif stmt.kind == "checkpoint":
-                _checkpoint(executor, stmt, timings, scratch)
-                done.append(stmt)
+                views.checkpoint(stmt.name)
         for stmt in compiled.statements:  # coded checks, e.g. combine on_miss: error (E319)
             if stmt.kind == "check" and stmt.meta.get("code"):
                 hit = next(iter(executor.query(stmt.sql)), None)
@@ -182,53 +183,89 @@ def _checkpoint(executor: Executor, stmt: Statement, timings: list, scratch: str
                     "seconds": round(time.perf_counter() - start, 4)})
 
 
-def _replay(executor: Executor, done: list[Statement], timings: list, scratch: str) -> None:
-    """Define again, over the new retraction state, the node views that depend on it, and
-    materialize them again where they were materialized: the other views (the source, the
-    nodes before the retraction inputs, an aggregate's arguments) do not change between
-    passes and keep their first definition."""
-    from clinker_sql.codegen.retraction import dependent_views
-
-    changed = dependent_views(done)
-    for stmt in done:
-        # node views only: the pipeline-level views ($pipeline.retracted, ...) are the
-        # retraction state the iteration just replaced
-        if stmt.node is None or stmt.name not in changed:
-            continue
-        if stmt.kind == "view":
-            executor.execute(stmt.sql)
-        elif stmt.kind == "checkpoint":
-            _checkpoint(executor, stmt, timings, scratch, suffix="next")
+@dataclass
+class _View:
+    stmt: Statement  # its definition
+    materialized: bool = False  # redefined over a copy (a checkpoint)
+    replaced: bool = False  # redefined by the runner (a retraction snapshot): never replayed
 
 
-def _iterate(executor: Executor, fixpoint: Statement, timings: list, scratch: str,
-             done: list[Statement]) -> int:
-    """Repeat the pass until nothing new is retracted (codegen/retraction.py). Each pass
-    first materializes the views the fixpoint statement reads (the pass's triggers): the
-    candidates, the snapshot of the triggers seen and the DLQ after the last pass read
-    that copy instead of computing every error view again."""
+class _Views:
+    """The temporary views of the run, as the session holds them.
+
+    The session keeps each view's analyzed plan (`spark.sql.legacy.storeAnalyzedPlanForView`,
+    codegen/compiler.py): Spark analyzes a view once, not again in every statement that
+    reads it. A view therefore keeps the plans of the views it read when it was defined;
+    whenever a view gets a new definition (a checkpoint's copy, a retraction snapshot),
+    every view defined before that read it, directly or through others, is defined again,
+    in order, and one that was materialized is materialized again."""
+
+    def __init__(self, executor: Executor, timings: list, scratch: str):
+        self.executor, self.timings, self.scratch = executor, timings, scratch
+        self.views: dict[str, _View] = {}  # in order of first definition
+
+    def defined(self, stmt: Statement) -> None:
+        again = stmt.name in self.views
+        self.views[stmt.name] = _View(stmt)
+        if again:  # a new definition: its readers read it from now on
+            self._refresh({stmt.name}, rows_changed=True)
+
+    def checkpoint(self, name: str, suffix: str = "") -> None:
+        """Materialize a view; the views defined before that read it read the copy from
+        now on (same rows, a flat plan)."""
+        view = self.views[name]
+        _checkpoint(self.executor, view.stmt, self.timings, self.scratch, suffix)
+        view.materialized = True
+        self._refresh({name}, rows_changed=False)
+
+    def replaced(self, names: set[str]) -> None:
+        """Views the runner redefined with new rows (a retraction snapshot): everything
+        that depends on them is computed again."""
+        for name in names:
+            self.views[name].replaced = True
+        self._refresh(set(names), rows_changed=True)
+
+    def _refresh(self, stale: set[str], rows_changed: bool) -> None:
+        for name, view in self.views.items():
+            if name in stale or view.replaced or not stale.intersection(view.stmt.reads):
+                continue
+            if view.materialized and not rows_changed:
+                continue  # its copy reads nothing
+            self.executor.execute(view.stmt.sql)
+            if view.materialized:
+                _checkpoint(self.executor, view.stmt, self.timings, self.scratch, "next")
+            stale.add(name)
+
+
+def _iterate(views: _Views, fixpoint: Statement) -> int:
+    """Repeat the pass until nothing new is retracted (codegen/retraction.py). The views
+    the fixpoint statement reads (the pass's triggers) are materialized: the candidates,
+    the snapshot of the triggers seen and the DLQ after the last pass read that copy
+    instead of computing every error view again. A new snapshot of what is retracted
+    defines again, and materializes again, every view that depends on it (`_Views`); the
+    others (the source, the nodes before the retraction inputs, an aggregate's arguments)
+    keep their first definition."""
     from clinker_sql.codegen import retraction as R
 
-    defined = {s.name: s for s in done if s.kind == "view"}
+    executor = views.executor
+    for name in fixpoint.reads:
+        views.checkpoint(name)
     k = 0
+    start = time.perf_counter()
     while True:
-        start = time.perf_counter()
-        for name in fixpoint.reads:
-            executor.execute(defined[name].sql)  # its definition, not last pass's copy
-            _checkpoint(executor, defined[name], timings, scratch, suffix="next" if k else "")
-        wanted = _count(executor, R.count_sql(R.CANDIDATES, distinct=True))
-        have = _count(executor, R.count_sql(R.RETRACTED, distinct=True))
-        timings.append({"node": None, "name": f"retraction pass {k}", "kind": "fixpoint",
-                        "seconds": round(time.perf_counter() - start, 4)})
-        if wanted == have:
+        new = next(iter(executor.query(R.news_sql())), None)
+        views.timings.append({"node": None, "name": f"retraction pass {k}", "kind": "fixpoint",
+                              "seconds": round(time.perf_counter() - start, 4)})
+        if new is None:
             return k
         k += 1
         if k > R.MAX_ITERATIONS:
             raise fail("CS021", f"retraction did not reach a fixpoint in {R.MAX_ITERATIONS} "
                        "passes")
-        for statement in R.iteration_statements(k, scratch):
+        start = time.perf_counter()
+        for statement in R.iteration_statements(k, views.scratch):
             executor.execute(statement)
-        _replay(executor, done, timings, scratch)
+        views.replaced({R.TRIGGERS_SEEN, R.RETRACTED})
 
 
 def _written_counts(executor: Executor, stmt: Statement, watched: list, compiled: Compiled,
@@ -249,10 +286,6 @@ def _written_counts(executor: Executor, stmt: Statement, watched: list, compiled
     timings.append({"node": None, "name": stmt.name, "kind": "report",
                     "seconds": round(time.perf_counter() - start, 4)})
     return out
-
-
-def _count(executor: Executor, sql: str) -> int:
-    return int(next(iter(executor.query(sql)))["n"])
 
 
 def _dlq_variant(stmt: Statement, counts: dict[str, Any]) -> bool:
