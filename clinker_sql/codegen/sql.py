@@ -83,6 +83,17 @@ def case(whens: list[tuple[exp.Expression, exp.Expression]],
          default: exp.Expression | None = None) -> exp.Expression:
     if not whens:
         return default if default is not None else null()
+    # a branch that is never taken (a FALSE condition, or one an earlier branch already
+    # tests: conditions are deterministic) is left out; one is kept: it gives the CASE
+    # its type
+    seen: list[exp.Expression] = []
+    kept = []
+    for cond, value in whens:
+        if _is_false(cond) or cond in seen:
+            continue
+        seen.append(cond)
+        kept.append((cond, value))
+    whens = kept or whens[:1]
     c = exp.Case()
     for cond, value in whens:
         c = c.when(cond, value)
@@ -102,7 +113,7 @@ def and_(*conds: exp.Expression | None) -> exp.Expression:
 
 
 def or_(*conds: exp.Expression) -> exp.Expression:
-    parts = list(conds)
+    parts = [c for c in conds if not _is_false(c)]
     if not parts:
         return boolean(False)
     out = parts[0]
@@ -112,6 +123,8 @@ def or_(*conds: exp.Expression) -> exp.Expression:
 
 
 def not_(e: exp.Expression) -> exp.Expression:
+    if isinstance(e, exp.Boolean):
+        return boolean(not e.this)
     return exp.Not(this=_paren(e))
 
 
@@ -125,6 +138,8 @@ def not_null(e: exp.Expression) -> exp.Expression:
 
 def is_true(e: exp.Expression) -> exp.Expression:
     """`e` is exactly true (null and false are not): CXL's truthiness."""
+    if isinstance(e, exp.Boolean) or _is_true_test(e):
+        return e
     return fn("coalesce", _paren(e), boolean(False))
 
 
@@ -138,6 +153,16 @@ def eq(a: exp.Expression, b: exp.Expression) -> exp.Expression:
 
 def _is_true(e: exp.Expression) -> bool:
     return isinstance(e, exp.Boolean) and e.this is True
+
+
+def _is_false(e: exp.Expression) -> bool:
+    return isinstance(e, exp.Boolean) and e.this is False
+
+
+def _is_true_test(e: exp.Expression) -> bool:
+    """`e` is already `coalesce(x, FALSE)` (is_true's shape): never null."""
+    return (isinstance(e, exp.Anonymous) and str(e.this).lower() == "coalesce"
+            and len(e.expressions) == 2 and _is_false(e.expressions[1]))
 
 
 def _paren(e: exp.Expression) -> exp.Expression:
