@@ -164,8 +164,7 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
 
         grouped_view = retract_input(ctx, node.name, replace(upstream, view=eval_view))
 
-    first = exp.Min(this=S.fn("named_struct", *[x for i, c in enumerate(upstream.arrival())
-                                                 for x in (S.string("orf"[i]), S.col(c))]))
+    first = exp.Min(this=_arrival_position(upstream))
     group_items = [(S.col(k), k) for k in keys]
     overflow: list[tuple[str, exp.Expression]] = []
     for b in collector.bindings:
@@ -313,3 +312,24 @@ def _error_views(ctx: Context, node: m.AggregateNode, upstream: Relation, eval_v
         header=f"aggregate {node.name}: groups whose finalize failed"))
     ctx.error_views.append(ErrorView(final_err, node.name, tuple(
         n for n, _ in relation.columns + relation.ck), 3, "CS002"))
+
+
+# rows per source under which the arrival position fits in one BIGINT
+_ROW_BITS = 43
+
+
+def _arrival_position(upstream: Relation) -> exp.Expression:
+    """A row's arrival position, whose minimum over a group is where it was first seen.
+
+    One BIGINT, `($source.order + 1) * 2^43 + $source.row` (orders start at -1 for
+    aggregate rows, rows at 1, and a source has fewer than 2^43 rows): Spark computes its
+    minimum in a hash aggregate, where the minimum of a struct makes it sort every row
+    (retraction benchmark, 1M rows: the groups 1.85 -> 1.15 s). Rows fanned out by an
+    `emit each` add their fan-out index: the struct then stays."""
+    if upstream.fan:
+        return S.fn("named_struct", *[x for i, c in enumerate(upstream.arrival())
+                                      for x in (S.string("orf"[i]), S.col(c))])
+    order = exp.Paren(this=exp.Add(this=S.col(SOURCE_ORDER), expression=S.small_int(1)))
+    return exp.Add(this=exp.Mul(this=order, expression=exp.Literal.number(2 ** _ROW_BITS)),
+                   expression=S.col(SOURCE_ROW))
+
