@@ -159,7 +159,7 @@ def run_cmd(pipeline: Path, out_dir: Path, quiet: bool, explain: str | None, tar
 
         from clinker_sql.runtime.progress import RunProgress, choose_mode
 
-        stream = click.get_text_stream("stderr")
+        stream = sys.stderr
         progress = RunProgress(stream, choose_mode(stream, quiet))
         try:
             result = project.run(progress=progress, thrift=thrift)
