@@ -86,12 +86,12 @@ def case(whens: list[tuple[exp.Expression, exp.Expression]],
     # a branch that is never taken (a FALSE condition, or one an earlier branch already
     # tests: conditions are deterministic) is left out; one is kept: it gives the CASE
     # its type
-    seen: list[exp.Expression] = []
+    seen: set[exp.Expression] = set()
     kept = []
     for cond, value in whens:
         if _is_false(cond) or cond in seen:
             continue
-        seen.append(cond)
+        seen.add(cond)
         kept.append((cond, value))
     whens = kept or whens[:1]
     c = exp.Case()
