@@ -332,4 +332,3 @@ def _arrival_position(upstream: Relation) -> exp.Expression:
     order = exp.Paren(this=exp.Add(this=S.col(SOURCE_ORDER), expression=S.small_int(1)))
     return exp.Add(this=exp.Mul(this=order, expression=exp.Literal.number(2 ** _ROW_BITS)),
                    expression=S.col(SOURCE_ROW))
-
