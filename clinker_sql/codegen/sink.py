@@ -160,8 +160,23 @@ def table_discard_statements(meta: dict) -> list[str]:
     return [f"DROP TABLE IF EXISTS {table_ref(meta['staging_table'])}"]
 
 
-def csv_cell(value: exp.Expression, delimiter: str) -> exp.Expression:
-    """RFC 4180 quoting as Rust's csv crate does it (quote only when needed)."""
+# The characters a value of each type can print as (cxl/text.py): a cell of such a type
+# needs no quoting test when the delimiter is not among them (a quote, CR and LF never are).
+_CELL_ALPHABET = {
+    "int": "+-0123456789",
+    "decimal": "+-.0123456789E",
+    "float": "+-.0123456789EINaefinty",
+    "bool": "aefilrstu",
+    "date": "+-0123456789",
+    "datetime": "+-.:0123456789T",
+}
+
+
+def csv_cell(value: exp.Expression, delimiter: str, kind: str = "string") -> exp.Expression:
+    """RFC 4180 quoting as Rust's csv crate does it (quote only when needed). A value whose
+    type never prints the delimiter skips the test (a regex match per cell and row)."""
+    if not set(delimiter) & set(_CELL_ALPHABET.get(kind, delimiter)):
+        return S.fn("coalesce", value, S.string(""))
     klass = "[" + ("\\" + delimiter if not delimiter.isalnum() else delimiter) + '"\\r\\n]'
     quoted = S.fn("concat", S.string('"'), S.fn("replace", value, S.string('"'), S.string('""')),
                   S.string('"'))
@@ -171,7 +186,7 @@ def csv_cell(value: exp.Expression, delimiter: str) -> exp.Expression:
 
 def csv_line(columns: list[tuple[str, exp.Expression, CxlType]], delimiter: str
              ) -> exp.Expression:
-    cells = [csv_cell(to_cell(e, t), delimiter) for _, e, t in columns]
+    cells = [csv_cell(to_cell(e, t), delimiter, t.kind) for _, e, t in columns]
     return S.fn("concat_ws", S.string(delimiter), *cells)
 
 

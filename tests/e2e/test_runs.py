@@ -152,3 +152,22 @@ def test_csv_header_name_with_carriage_return_is_refused(executor, tmp_path):
     err = run_fails(executor, tmp_path, text, {"in.csv": 'id,qty,"pr\rice"\na,1,5\n'})
     assert err.diagnostics[0].code == "CS001" and "carriage return" in err.diagnostics[0].message
     assert os.listdir(tmp_path / "out") == []
+
+
+def test_typed_cells_are_quoted_only_when_they_hold_the_delimiter(executor, tmp_path):
+    """A number, date or bool cell skips the quoting test only when its type cannot print
+    the delimiter: with `-` as delimiter a negative number and a date are still quoted."""
+    text = pipeline().replace("emit total = qty * price.to_int()", """
+        emit total = qty * price.to_int()
+        emit half = price.to_int() / 2.0
+        let text = "2024-01-0" + price
+        emit day = text.to_date()
+        emit big = qty > 0
+""")
+    for delimiter, expected in (
+            ("-", 'id-qty-price-total-half-day-big\na-"-3"-5-"-15"-2.5-"2024-01-05"-false\n'),
+            (".", 'id.qty.price.total.half.day.big\na.-3.5.-15."2.5".2024-01-05.false\n')):
+        sunk = text.replace("path: {dir}/out/out.csv", "path: {dir}/out/out.csv\n"
+                            f"      options: {{ delimiter: '{delimiter}' }}")
+        r = run(executor, tmp_path, sunk, {"in.csv": "id,qty,price\na,-3,5\n"})
+        assert (tmp_path / "out" / "out.csv").read_text() == expected
