@@ -49,7 +49,7 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         for p, c in zip(physical, cfg.schema)))
     scan_columns = Sql(", ".join(f"scan.{ident(c.name)}" for c in cfg.schema))
     file_expr = (S.string(cfg.paths[0]) if cfg.path_kind == "path" else
-                 S.fn("regexp_replace", S.col("$file", "scan"), S.string("^file:(//)?"),
+                 S.fn("regexp_replace", S.col("$file"), S.string("^file:(//)?"),
                       S.string("")))
     ctx.add(Statement("view", node.name, split, render(
         "source_split.sql.j2", view=ident(split), raw=ident(raw), columns=columns),
@@ -57,14 +57,15 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     ctx.add(checkpoint(split, node.name, "the files are parsed once (numbering the rows and "
                        "every consumer of the source would parse them again)"))
     ctx.add(Statement("view", node.name, offsets, render(
-        "source_offsets.sql.j2", view=ident(offsets), split=ident(split)),
+        "source_offsets.sql.j2", view=ident(offsets), split=ident(split),
+        source_file=sql(file_expr)),
         header=f"source {node.name}: where each file split starts in the row numbering"))
     ctx.add(checkpoint(offsets, node.name, "one small job instead of an aggregate, a sort "
                        "and a broadcast in every statement that reads the rows"))
     ctx.add(Statement("view", node.name, rows, render(
         "source_rows.sql.j2", view=ident(rows), split=ident(split), offsets=ident(offsets),
         scan_columns=scan_columns, source_name=sql(S.string(node.name)),
-        source_file=sql(file_expr), source_order=sql(S.bigint(order))),
+        source_order=sql(S.bigint(order))),
         header=f"source {node.name}: stamp $source.row"))
 
     typed = [(c, typed_value(S.col(c.name), c)) for c in cfg.schema]
