@@ -59,7 +59,8 @@ def _segment_boundaries(statements: list[Statement]) -> set[str]:
 
 def plan_checkpoints(statements: list[Statement]) -> list[Statement]:
     segmented = any(s.kind == "fixpoint" for s in statements)
-    shared = _segment_boundaries(statements) if segmented else _fanned_out(statements)
+    shared = (dict.fromkeys(_segment_boundaries(statements), "") if segmented
+              else _fanned_out(statements))
     views: dict[str, _View] = {}
     out: list[Statement] = []
     for stmt in statements:
@@ -79,23 +80,58 @@ def plan_checkpoints(statements: list[Statement]) -> list[Statement]:
             for r in reads:
                 views[r].consumers.append(stmt.name)
             if stmt.name in shared:
-                out.append(_checkpoint(stmt.name, stmt.node, None, segmented))
+                out.append(_checkpoint(stmt.name, stmt.node, None, segmented,
+                                       shared[stmt.name]))
                 views[stmt.name].flat = True
     return out
 
 
-def _fanned_out(statements: list[Statement]) -> set[str]:
+def _fanned_out(statements: list[Statement]) -> dict[str, str]:
     """Evaluation views that a node splits into several views (a route's branches and its
     errors): each branch is computed in its own pass over the input, so the evaluation
-    is materialized once."""
+    is materialized once. Returns view -> why.
+
+    When the route reads the good rows of a transform, the transform's evaluation is
+    materialized instead: its errors and everything downstream then read one copy (the
+    route's conditions, cheap, are tested again in each branch), where a copy of the
+    route's evaluation left the transform to be evaluated again for its errors (ck_dlq,
+    1M rows: 10.6 -> 9.7 s)."""
     readers: dict[str, set[str]] = {}
     nodes = {s.name: s.node for s in statements if s.kind == "view"}
+    defs = {s.name: s for s in statements if s.kind == "view"}
     for s in statements:
         if s.kind == "view":
             for r in s.reads:
-                if nodes.get(r) is not None and nodes[r] == s.node:
-                    readers.setdefault(r, set()).add(s.name)
-    return {v for v, rs in readers.items() if v.endswith(".eval") and len(rs) >= 3}
+                readers.setdefault(r, set()).add(s.name)
+    out: dict[str, str] = {}
+    for v, rs in readers.items():
+        own = {r for r in rs if nodes.get(v) is not None and nodes.get(r) == nodes[v]}
+        if not (v.endswith(".eval") and len(own) >= 3):
+            continue
+        upstream = _transform_eval(defs[v], defs, readers)
+        if upstream is None:
+            out[v] = "its branches and errors are each computed in a pass of their own over it"
+        else:
+            out[upstream] = (f"its errors and the branches of {nodes[v]} each read it (the "
+                             f"branch conditions are tested again, not the transform)")
+    return out
+
+
+def _transform_eval(route_eval: Statement, defs: dict[str, Statement],
+                    readers: dict[str, set[str]]) -> str | None:
+    """The evaluation view of the transform whose good rows `route_eval` reads, when that
+    evaluation feeds nothing but those good rows and the transform's errors."""
+    if len(route_eval.reads) != 1 or route_eval.reads[0] not in defs:
+        return None
+    good = defs[route_eval.reads[0]]
+    if good.node != good.name or len(good.reads) != 1:
+        return None
+    evaluation = good.reads[0]
+    if evaluation != f"{good.node}.eval" or evaluation not in defs:
+        return None
+    if not readers.get(evaluation, set()) <= {good.name, f"{good.node}.errors"}:
+        return None
+    return evaluation
 
 
 def _cuts(views: dict[str, _View], reads: list[str]) -> list[str]:
@@ -163,12 +199,11 @@ def _best_cut(views: dict[str, _View], reads: list[str]) -> tuple[int, str] | No
 
 
 def _checkpoint(view: str, node: str | None, before: Statement | None,
-                segment: bool = False) -> Statement:
+                segment: bool = False, shared: str = "") -> Statement:
     why = (f"so that Spark does not analyze its views again for every statement below "
            f"({before.name} nests too many views)" if before is not None else
            "a segment boundary: each retraction pass plans the views after it over this copy"
-           if segment else
-           "its branches and errors are each computed in a pass of their own over it")
+           if segment else shared)
     return checkpoint(view, node, why)
 
 

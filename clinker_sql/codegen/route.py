@@ -8,6 +8,7 @@ from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
+from clinker_sql.codegen.cxl_errors import raised
 from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
 from clinker_sql.codegen.dlq_shape import dlq_select
 from clinker_sql.codegen.plan import FAN, FAN_TYPE, SOURCE_FILE, SOURCE_NAME, SOURCE_ROW
@@ -43,7 +44,8 @@ def compile_route(ctx: Context, node: m.RouteNode, upstream: Relation) -> None:
     eval_view = ctx.view(node.name, "eval")
     items = [(S.col(n), n) for n, _ in upstream.all_columns]
     items += [(cond, when_column(b)) for b, cond in taken]
-    items.append((error_struct(program, node.name), ERR))
+    err_expr = error_struct(program, node.name)
+    items.append((err_expr, ERR))
     ctx.add(Statement("view", node.name, eval_view, render(
         "route_eval.sql.j2", view=ident(eval_view), input=ident(upstream.view),
         select_list=select_list(items)), header=f"route {node.name} ({node.mode}): conditions"))
@@ -69,7 +71,7 @@ def compile_route(ctx: Context, node: m.RouteNode, upstream: Relation) -> None:
         payload={n: to_cell(S.col(n), t) for n, t in upstream.columns + upstream.ck})
     ctx.add(Statement("view", node.name, err_view, render(
         "node_errors.sql.j2", view=ident(err_view), input=ident(eval_view),
-        select_list=select_list(entry), condition=Sql(f"{ident(ERR)} IS NOT NULL")),
+        select_list=select_list(entry), condition=Sql(raised(err_expr))),
         header=f"route {node.name}: rows whose condition failed to evaluate"))
     ctx.error_views.append(ErrorView(err_view, node.name,
                                      tuple(n for n, _ in upstream.columns + upstream.ck), 3,

@@ -94,6 +94,9 @@ def case(whens: list[tuple[exp.Expression, exp.Expression]],
         seen.add(cond)
         kept.append((cond, value))
     whens = kept or whens[:1]
+    if all(is_null_literal(v) for _, v in whens) and (default is None
+                                                      or is_null_literal(default)):
+        return whens[0][1]  # NULL whichever branch is taken (the first gives the type)
     c = exp.Case()
     for cond, value in whens:
         c = c.when(cond, value)
@@ -149,6 +152,11 @@ def null_safe_eq(a: exp.Expression, b: exp.Expression) -> exp.Expression:
 
 def eq(a: exp.Expression, b: exp.Expression) -> exp.Expression:
     return exp.EQ(this=_paren(a), expression=_paren(b))
+
+
+def is_null_literal(e: exp.Expression) -> bool:
+    """`NULL` or `CAST(NULL AS t)`: a value known at compile time to be null."""
+    return isinstance(e, exp.Null) or (isinstance(e, exp.Cast) and isinstance(e.this, exp.Null))
 
 
 def _is_true(e: exp.Expression) -> bool:

@@ -9,7 +9,7 @@ from sqlglot import exp
 from clinker_sql.codegen import fusion, steps
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
-from clinker_sql.codegen.cxl_errors import ERR, ERR_TYPE, KEEP, error_struct
+from clinker_sql.codegen.cxl_errors import ERR, ERR_TYPE, KEEP, error_struct, raised
 from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
 from clinker_sql.codegen.dlq_shape import dlq_select
 from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_NAME, SOURCE_ROW, ErrorView, Relation
@@ -69,6 +69,8 @@ def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -
         select_list=select_list(items), where=sql(where) if where is not None else None),
         header=f"transform {node.name}: evaluate the CXL{window_note}"))
     checked = eval_view
+    # the error condition of the view the errors are read from (a distinct step adds its own)
+    own_err = None if program.dedups else dict((n, e) for e, n in items).get(ERR)
     if program.dedups:
         checked = steps.distinct_views(ctx, node.name, program, eval_view, upstream)
 
@@ -111,7 +113,7 @@ def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -
             select_list=select_list(ok_items)), header=f"transform {node.name}: good rows"))
     ctx.add(Statement("view", node.name, err_view, render(
         "node_errors.sql.j2", view=ident(err_view), input=ident(checked),
-        select_list=select_list(entry), condition=Sql(f"{ident(ERR)} IS NOT NULL")),
+        select_list=select_list(entry), condition=Sql(raised(own_err))),
         header=f"transform {node.name}: rows whose evaluation failed"))
     ctx.error_views.append(error_view)
     return relation
