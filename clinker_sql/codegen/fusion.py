@@ -18,6 +18,10 @@ error view of every node of the chain is a filter of that copy. The good rows ar
 the carry itself: writing every row would cost more than evaluating the chain again
 (measured: transform_chain, 1M rows).
 
+A source whose only consumer is a plain transform starts the chain: its carry holds the
+typed rows, `$live` (every value cast) and its type-error entry, so the source's DLQ
+entries come from the chain's one copy of failing rows too, not from a pass of their own.
+
 Plain: no analytic window, no `distinct`, no `emit each` (they need the filtered rows) and
 not in a retraction pipeline (its passes replay node views; codegen/retraction.py).
 """
@@ -61,6 +65,17 @@ def fuses_into_consumer(ctx: Context, node: m.TransformNode) -> bool:
         return False
     consumers = [n for n in ctx.pipeline.nodes
                  for ref in n.inputs if ref.node == node.name]
+    return len(consumers) == 1 and isinstance(consumers[0], m.TransformNode) and \
+        plain(consumers[0])
+
+
+def source_fuses(ctx: Context, node: m.SourceNode) -> bool:
+    """Whether a source hands a carry to its only consumer, a plain transform: its rows are
+    typed in the chain's evaluation, and its type errors come from the chain's one copy of
+    failing rows (no pass of their own over the source)."""
+    if needs_retraction(ctx.pipeline):
+        return False
+    consumers = [n for n in ctx.pipeline.nodes for ref in n.inputs if ref.node == node.name]
     return len(consumers) == 1 and isinstance(consumers[0], m.TransformNode) and \
         plain(consumers[0])
 
@@ -110,6 +125,23 @@ def carry_view(ctx: Context, node: str, source: str, ok_items, entry, carried_in
         header=f"transform {node}: every row, still live or not, with its DLQ entry "
                "(a fused chain, codegen/fusion.py)"))
     return view, tuple(carried_in) + (own,)
+
+
+def source_carry(ctx: Context, node: str, rows: str, items, bad: exp.Expression, entry
+                 ) -> tuple[str, tuple[CarriedErrors, ...]]:
+    """`<source>.carry`: every row typed, `$live` (every value cast) and its type-error
+    entry as a struct; the first view of a fused chain."""
+    view = ctx.view(node, "carry")
+    own = CarriedErrors(ctx.view(node, "errors"), dlq_column(node),
+                        tuple(n for _, n in entry), node)
+    struct = exp.Struct(expressions=[exp.alias_(e, S.ident(n)) for e, n in entry])
+    items = list(items) + [(S.not_(bad), LIVE), (S.case([(bad, struct)]), own.column)]
+    ctx.add(Statement("view", node, view, render(
+        "transform_carry.sql.j2", view=ident(view), eval=ident(rows),
+        select_list=select_list(items)),
+        header=f"source {node}: every row typed, good or not, with its type-error entry "
+               "(the first view of a fused chain, codegen/fusion.py)"))
+    return view, (own,)
 
 
 def end_chain(ctx: Context, node: str, carry: str, ok_items,

@@ -120,16 +120,18 @@ def _fanned_out(statements: list[Statement]) -> dict[str, str]:
 def _transform_eval(route_eval: Statement, defs: dict[str, Statement],
                     readers: dict[str, set[str]]) -> str | None:
     """The evaluation view of the transform whose good rows `route_eval` reads, when that
-    evaluation feeds nothing but those good rows and the transform's errors."""
+    evaluation feeds nothing but those good rows and the transform's errors: its `.eval`,
+    or the `.carry` of a fused chain it ends (read by its failing rows' filter)."""
     if len(route_eval.reads) != 1 or route_eval.reads[0] not in defs:
         return None
     good = defs[route_eval.reads[0]]
     if good.node != good.name or len(good.reads) != 1:
         return None
     evaluation = good.reads[0]
-    if evaluation != f"{good.node}.eval" or evaluation not in defs:
+    if evaluation not in (f"{good.node}.eval", f"{good.node}.carry") or evaluation not in defs:
         return None
-    if not readers.get(evaluation, set()) <= {good.name, f"{good.node}.errors"}:
+    if not readers.get(evaluation, set()) <= {good.name, f"{good.node}.errors",
+                                               f"{good.node}.failed"}:
         return None
     return evaluation
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from dataclasses import replace
+
+from clinker_sql.codegen import fusion
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import dlq_select
@@ -76,11 +79,6 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     items += [(S.col(h), h) for h in (SOURCE_NAME, SOURCE_FILE, SOURCE_ROW, "$source.order")]
     items += [(typed[[c.name for c in cfg.schema].index(f)][1], ck_column(f))
               for f in cfg.correlation_key]
-    ctx.add(Statement("view", node.name, ok, render(
-        "source_typed.sql.j2", view=ident(ok), rows=ident(rows),
-        select_list=select_list(items), any_bad=sql(any_bad)),
-        header=f"source {node.name}: typed rows (values that do not cast go to the DLQ)"))
-
     relation = Relation(ok, tuple((c.name, T.from_column(c.type, c.precision, c.scale))
                                   for c in cfg.schema), ck=ck)
     first_bad = S.case([(b, S.string(c.name)) for c, b in bad])
@@ -93,11 +91,18 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
                                        for c, b in bad]),
         category=S.string("type_coercion_failure"), detail=detail, stage=S.string("source"),
         trigger=True, payload={name: S.col(name) for name in payload})
+    ctx.error_views.append(ErrorView(err, node.name, tuple(payload), 4, "E126"))
+    if fusion.source_fuses(ctx, node):  # typed with the chain that reads it: one pass
+        carry, carried = fusion.source_carry(ctx, node.name, rows, items, any_bad, entry)
+        return replace(relation, view=carry, carried=carried)
+    ctx.add(Statement("view", node.name, ok, render(
+        "source_typed.sql.j2", view=ident(ok), rows=ident(rows),
+        select_list=select_list(items), any_bad=sql(any_bad)),
+        header=f"source {node.name}: typed rows (values that do not cast go to the DLQ)"))
     ctx.add(Statement("view", node.name, err, render(
         "node_errors.sql.j2", view=ident(err), input=ident(rows),
         select_list=select_list(entry), condition=sql(any_bad)),
         header=f"source {node.name}: DLQ entries for values that violate the declared type"))
-    ctx.error_views.append(ErrorView(err, node.name, tuple(payload), 4, "E126"))
     return relation
 
 

@@ -75,9 +75,10 @@ def test_chain_is_fused_into_one_materialized_evaluation(tmp_path):
     views = {s.name: s for s in compiled.statements if s.kind == "view"}
     # every node's errors are read from one copy of the chain's failing rows
     assert views["share.failed"].reads == ("share.carry",)
-    for node in ("parse", "keep", "share"):
+    for node in ("src", "parse", "keep", "share"):
         assert views[f"{node}.errors"].reads == ("share.failed",)
-    assert "parse" not in views and "keep" not in views  # no filtered intermediate views
+    # no filtered intermediate views (the source is typed in the chain's evaluation)
+    assert "src" not in views and "parse" not in views and "keep" not in views
 
 
 def test_fused_chain_gives_clinkers_rows_and_dlq(executor, tmp_path):

@@ -1,6 +1,7 @@
 """Where the runner materializes views (codegen/materialize.py): the plan choice and the
 rows it gives. A route that reads a transform's good rows materializes the transform's
-evaluation, so the transform runs once for its errors and for every branch."""
+evaluation (here the carry of the fused chain source -> transform), so the transform runs
+once for its errors and for every branch."""
 
 from __future__ import annotations
 
@@ -65,12 +66,14 @@ ROWS = {"in.csv": """
 def test_route_over_a_transform_materializes_the_transform(tmp_path):
     compiled = Project(write_case(tmp_path, ROUTED, ROWS), tmp_path / "target").compile()
     checkpoints = {s.name: s.header for s in compiled.statements if s.kind == "checkpoint"}
-    assert "validate.eval" in checkpoints and "by_region.eval" not in checkpoints
-    assert "by_region" in checkpoints["validate.eval"]  # the header says why
+    assert "validate.carry" in checkpoints and "by_region.eval" not in checkpoints
+    assert "by_region" in checkpoints["validate.carry"]  # the header says why
     views = {s.name: s for s in compiled.statements if s.kind == "view"}
     # a route condition that cannot fail: its errors view is empty by construction
     assert views["by_region.errors"].sql.rstrip().rstrip(";").endswith("FALSE")
-    assert views["validate.errors"].sql.rstrip().rstrip(";").endswith("IS NULL")
+    assert not views["validate.errors"].sql.rstrip().rstrip(";").endswith("FALSE")
+    # the source's type errors come from the chain's failing rows, not a pass of their own
+    assert views["src.errors"].reads == ("validate.failed",)
 
 
 def test_route_over_a_transform_gives_clinkers_rows_and_dlq(executor, tmp_path):
