@@ -1,10 +1,11 @@
-"""Source node -> scan, row-numbering, typed (ok) and error views."""
+"""Source node -> scan, row-numbering, typed (ok) and error views, or the carry that heads a
+fused chain (codegen/fusion.py)."""
 
 from __future__ import annotations
 
-from sqlglot import exp
-
 from dataclasses import replace
+
+from sqlglot import exp
 
 from clinker_sql.codegen import fusion
 from clinker_sql.codegen import sql as S

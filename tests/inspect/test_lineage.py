@@ -26,7 +26,8 @@ def test_headers_list_each_column_with_its_cxl_and_reads():
            "_ => \"Other\" } [reads employees.dept]" in header
     assert "--   unchanged from employees: id, dept, hired, bonus_pct, active" in header
     assert "--   rows: active" in header
-    typed = next(text for name, text in out.items() if name.endswith("_employees.sql"))
+    # the source heads the fused chain: its output is the carry of typed rows
+    typed = next(text for name, text in out.items() if name.endswith("_employees.carry.sql"))
     assert "--   salary <- csv column 'salary' of ./data/employees.csv, as string" in typed
     write = next(text for name, text in out.items() if name.endswith("_roster.sql"))
     assert "--   unchanged from enrich: id, name, dept," in write

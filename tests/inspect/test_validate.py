@@ -61,7 +61,7 @@ def _broken(pipeline, view: str, old: str, new: str):
 
 
 def test_a_column_that_does_not_resolve_is_caught():
-    model, compiled = _broken(EXAMPLES[0], "enrich", "`$out.tier`", "`$out.teir`")
+    model, compiled = _broken(EXAMPLES[0], "enrich.carry", "`$out.tier`", "`$out.teir`")
     with pytest.raises(DiagnosticError) as info:
         check_statements(model, compiled)
     d = info.value.diagnostics[0]
