@@ -7,34 +7,9 @@ from __future__ import annotations
 
 from clinker_sql.project import Project
 
-from .pipelines import run, write_case
+from .pipelines import dlq, pipeline, run, sink, source, transform, write_case
 
-ROUTED = """
-pipeline:
-  name: routed
-error_handling:
-  strategy: continue
-  dlq:
-    path: {dir}/out/dlq.csv
-nodes:
-  - type: source
-    name: src
-    config:
-      name: src
-      type: csv
-      path: {dir}/in.csv
-      correlation_key: cust
-      schema:
-        - { name: id, type: string }
-        - { name: cust, type: string }
-        - { name: region, type: string }
-        - { name: amount, type: string }
-  - type: transform
-    name: validate
-    input: src
-    config:
-      cxl: |
-        emit amount_int = amount.to_int()
+ROUTE = """
   - type: route
     name: by_region
     input: validate
@@ -43,17 +18,14 @@ nodes:
       conditions:
         abroad: 'region == "intl"'
       default: home
-  - type: sink
-    name: abroad
-    input: by_region.abroad
-    config: { name: abroad, type: csv, path: "{dir}/out/abroad.csv" }
-  - type: sink
-    name: home
-    input: by_region.home
-    config: { name: home, type: csv, path: "{dir}/out/home.csv" }
 """
 
-ROWS = {"in.csv": """
+ROUTED = pipeline(source("src", "id, cust, region, amount", key="cust"),
+                  transform("validate", "src", "emit amount_int = amount.to_int()"),
+                  ROUTE, sink("abroad", "by_region.abroad"), sink("home", "by_region.home"),
+                  name="routed")
+
+ROWS = {"src.csv": """
     id,cust,region,amount
     1,a,intl,10
     2,b,eu,20
@@ -81,7 +53,5 @@ def test_route_over_a_transform_gives_clinkers_rows_and_dlq(executor, tmp_path):
     # row 3 fails; customer a is dirty, so row 1 (abroad) is a collateral
     assert r.column("abroad.csv", "id") == ["4", "5"]
     assert r.column("home.csv", "id") == ["2"]
-    dlq = sorted((row["_cxl_dlq_source_row"], row["_cxl_dlq_error_category"],
-                  row["_cxl_dlq_stage"]) for row in r.rows("dlq.csv"))
-    assert dlq == [("1", "correlated", "correlation_commit"),
-                   ("3", "type_coercion_failure", "transform:validate")]
+    assert dlq(r) == [("src", "1", "correlated", "false", "correlation_commit"),
+                      ("src", "3", "type_coercion_failure", "true", "transform:validate")]
