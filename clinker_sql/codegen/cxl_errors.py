@@ -21,7 +21,9 @@ def raised(err: exp.Expression | None) -> str:
     """The condition of a node's errors view: FALSE when no expression of the node can
     fail (`$err` is a null literal), which Spark prunes without reading its input (read
     from a checkpoint, a null column would otherwise be scanned)."""
-    return "FALSE" if err is not None and S.is_null_literal(err) else f"{S.to_sql(S.col(ERR))} IS NOT NULL"
+    if err is not None and S.is_null_literal(err):
+        return "FALSE"
+    return f"{S.to_sql(S.col(ERR))} IS NOT NULL"
 
 
 def fault_struct(category: exp.Expression, message: exp.Expression,

@@ -61,21 +61,20 @@ def dlq_column(node: str) -> str:
 
 def fuses_into_consumer(ctx: Context, node: m.TransformNode) -> bool:
     """Whether this transform hands a carry view to its only consumer."""
-    if needs_retraction(ctx.pipeline) or not plain(node):
-        return False
-    consumers = [n for n in ctx.pipeline.nodes
-                 for ref in n.inputs if ref.node == node.name]
-    return len(consumers) == 1 and isinstance(consumers[0], m.TransformNode) and \
-        plain(consumers[0])
+    return plain(node) and _feeds_one_plain_transform(ctx, node.name)
 
 
 def source_fuses(ctx: Context, node: m.SourceNode) -> bool:
     """Whether a source hands a carry to its only consumer, a plain transform: its rows are
     typed in the chain's evaluation, and its type errors come from the chain's one copy of
     failing rows (no pass of their own over the source)."""
+    return _feeds_one_plain_transform(ctx, node.name)
+
+
+def _feeds_one_plain_transform(ctx: Context, name: str) -> bool:
     if needs_retraction(ctx.pipeline):
         return False
-    consumers = [n for n in ctx.pipeline.nodes for ref in n.inputs if ref.node == node.name]
+    consumers = [n for n in ctx.pipeline.nodes for ref in n.inputs if ref.node == name]
     return len(consumers) == 1 and isinstance(consumers[0], m.TransformNode) and \
         plain(consumers[0])
 
@@ -112,10 +111,8 @@ def carry_view(ctx: Context, node: str, source: str, ok_items, entry, carried_in
                ) -> tuple[str, tuple[CarriedErrors, ...]]:
     """`<node>.carry`: the good-row columns, `$live` and every DLQ struct of the chain."""
     view = ctx.view(node, "carry")
-    own = CarriedErrors(ctx.view(node, "errors"), dlq_column(node),
-                        tuple(n for _, n in entry), node)
+    own, struct = _entry_column(ctx, node, entry)
     live = S.and_(S.col(LIVE) if carried_in else None, S.is_null(S.col(ERR)), S.col(KEEP))
-    struct = exp.Struct(expressions=[exp.alias_(e, S.ident(n)) for e, n in entry])
     items = list(ok_items) + [(live, LIVE)]
     items += [(S.col(c.column), c.column) for c in carried_in]
     items.append((S.case([(S.not_null(S.col(ERR)), struct)]), own.column))
@@ -132,9 +129,7 @@ def source_carry(ctx: Context, node: str, rows: str, items, bad: exp.Expression,
     """`<source>.carry`: every row typed, `$live` (every value cast) and its type-error
     entry as a struct; the first view of a fused chain."""
     view = ctx.view(node, "carry")
-    own = CarriedErrors(ctx.view(node, "errors"), dlq_column(node),
-                        tuple(n for _, n in entry), node)
-    struct = exp.Struct(expressions=[exp.alias_(e, S.ident(n)) for e, n in entry])
+    own, struct = _entry_column(ctx, node, entry)
     items = list(items) + [(S.not_(bad), LIVE), (S.case([(bad, struct)]), own.column)]
     ctx.add(Statement("view", node, view, render(
         "transform_carry.sql.j2", view=ident(view), eval=ident(rows),
@@ -142,6 +137,13 @@ def source_carry(ctx: Context, node: str, rows: str, items, bad: exp.Expression,
         header=f"source {node}: every row typed, good or not, with its type-error entry "
                "(the first view of a fused chain, codegen/fusion.py)"))
     return view, (own,)
+
+
+def _entry_column(ctx: Context, node: str, entry) -> tuple[CarriedErrors, exp.Struct]:
+    """A node's DLQ entry as one carried struct column: what it is, and its value."""
+    own = CarriedErrors(ctx.view(node, "errors"), dlq_column(node),
+                        tuple(n for _, n in entry), node)
+    return own, exp.Struct(expressions=[exp.alias_(e, S.ident(n)) for e, n in entry])
 
 
 def end_chain(ctx: Context, node: str, carry: str, ok_items,
