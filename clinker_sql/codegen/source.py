@@ -58,8 +58,9 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     ctx.add(Statement("view", node.name, split, render(
         "source_split.sql.j2", view=ident(split), raw=ident(raw), columns=columns),
         header=f"source {node.name}: the rows as text, with the split they were read from"))
-    ctx.add(checkpoint(split, node.name, "the files are parsed once (numbering the rows and "
-                       "every consumer of the source would parse them again)"))
+    ctx.add(replace(checkpoint(split, node.name, "the files are parsed once (numbering the "
+                               "rows and every consumer of the source would parse them again)"),
+                    meta={"optional": True}))  # kept if read often (materialize.MAX_PARSES)
     ctx.add(Statement("view", node.name, offsets, render(
         "source_offsets.sql.j2", view=ident(offsets), split=ident(split),
         source_file=sql(file_expr)),

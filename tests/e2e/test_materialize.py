@@ -55,3 +55,44 @@ def test_route_over_a_transform_gives_clinkers_rows_and_dlq(executor, tmp_path):
     assert r.column("home.csv", "id") == ["2"]
     assert dlq(r) == [("src", "1", "correlated", "false", "correlation_commit"),
                       ("src", "3", "type_coercion_failure", "true", "transform:validate")]
+
+
+# A source's files are copied once only when many scans would parse them again
+# (materialize.MAX_PARSES); either way a row keeps its number across the files.
+def _globbed(*nodes: str) -> str:
+    head = source("src", "id, amount: int").replace("path: {dir}/src.csv",
+                                                    'glob: "{dir}/src/*.csv"')
+    return pipeline(head, *nodes, name="globbed")
+
+
+FEW = _globbed(transform("double", "src", "emit twice = amount * 2"), sink("out", "double"))
+MANY = _globbed(*(sink(f"out{i}", "src") for i in range(7)))
+FILES = {  # b.csv is the larger file: Spark reads it first, the numbering still starts at a
+    "src/a.csv": "id,amount\n1,10\n2,x\n",
+    "src/b.csv": "id,amount\n" + "".join(f"{i},{'y' if i == 5 else i}\n" for i in range(3, 40)),
+}
+
+
+def test_source_copy_only_when_many_scans_read_it(tmp_path):
+    def copies(text: str, case: str) -> dict[str, str]:
+        (tmp_path / case).mkdir()
+        compiled = Project(write_case(tmp_path / case, text, FILES),
+                           tmp_path / case / "target").compile()
+        return {s.name: s.header for s in compiled.statements if s.kind == "checkpoint"}
+
+    assert "src.split" not in copies(FEW, "few")
+    many = copies(MANY, "many")
+    assert "src.split" in many and "scans read it" in many["src.split"]
+
+
+def test_rows_are_numbered_across_files_with_or_without_the_copy(executor, tmp_path):
+    expected = [("src", "2", "type_coercion_failure", "true", "source"),
+                ("src", "5", "type_coercion_failure", "true", "source")]
+    for case in ("few", "many"):
+        (tmp_path / case).mkdir()
+    few = run(executor, tmp_path / "few", FEW, FILES)
+    assert dlq(few) == expected
+    assert few.column("out.csv", "twice")[:2] == ["20", "6"]
+    many = run(executor, tmp_path / "many", MANY, FILES)
+    assert dlq(many) == expected
+    assert many.column("out6.csv", "id")[:3] == ["1", "3", "4"]
