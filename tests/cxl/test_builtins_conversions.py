@@ -129,6 +129,13 @@ CASES = [
     ("v.to_string()", "0.0000001", col("float", 1e-7)),
     ("v.to_string()", "0.30000000000000004", col("float", 0.1 + 0.2)),
     ("(-0.0).to_string()", "-0"),
+    ("0.0.to_string()", "0"),
+    # where Spark's own text switches to an exponent (1e-3 and 1e7)
+    ("v.to_string()", "0.001", col("float", 1e-3)),
+    ("v.to_string()", "0.00099", col("float", 0.00099)),
+    ("v.to_string()", "9999999.5", col("float", 9999999.5)),
+    ("v.to_string()", "10000000", col("float", 1e7)),
+    ("v.to_string()", "-1234.5", col("float", -1234.5)),
     ("v.to_string()", "NaN", col("float", NAN)),
     ("v.to_string()", "inf", col("float", float("inf"))),
     ("true.to_string()", "true"),
