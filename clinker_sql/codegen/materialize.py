@@ -34,7 +34,7 @@ MIN_GAIN = 24
 SEGMENT_BOUNDARIES = (".eval", ".final")
 # A source's files are copied as Parquet only when more scans than this would parse them
 # otherwise: at 1M rows a copy costs ~1.2 s, one more CSV parse ~0.2-0.6 s over reading
-# the copy (benchmarks, 2 cores: 4-14% faster without the copy at 2-5 scans).
+# the copy (benchmarks, 2 cores: 3-14% faster without the copy at 2-6 scans).
 MAX_PARSES = 6
 
 
