@@ -22,8 +22,11 @@ A source whose only consumer is a plain transform starts the chain: its carry ho
 typed rows, `$live` (every value cast) and its type-error entry, so the source's DLQ
 entries come from the chain's one copy of failing rows too, not from a pass of their own.
 
-Plain: no analytic window, no `distinct`, no `emit each` (they need the filtered rows) and
-not in a retraction pipeline (its passes replay node views; codegen/retraction.py).
+Plain: no analytic window, no `distinct`, no `emit each` (they need the filtered rows). In
+a retraction pipeline only the nodes computed once, before the passes, fuse: the passes
+replay the views after an aggregate or a window (codegen/retraction.py); before them, the
+forward pass's DLQ triggers come from one copy of failing rows (retraction, 1M rows:
+7.65 -> 7.31 s).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.retraction import needs_retraction
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.config import model as m
+from clinker_sql.config.checks import upstream
 from clinker_sql.cxl import ast as a
 
 LIVE = "$live"
@@ -72,11 +76,19 @@ def source_fuses(ctx: Context, node: m.SourceNode) -> bool:
 
 
 def _feeds_one_plain_transform(ctx: Context, name: str) -> bool:
-    if needs_retraction(ctx.pipeline):
+    if needs_retraction(ctx.pipeline) and not _before_passes(ctx, name):
         return False
     consumers = [n for n in ctx.pipeline.nodes for ref in n.inputs if ref.node == name]
     return len(consumers) == 1 and isinstance(consumers[0], m.TransformNode) and \
         plain(consumers[0])
+
+
+def _before_passes(ctx: Context, name: str) -> bool:
+    """In a retraction pipeline: whether the node is computed once, before the passes (no
+    aggregate or analytic window reads into it; the passes replay those and what follows)."""
+    return not any(isinstance(n, m.AggregateNode) or
+                   (isinstance(n, m.TransformNode) and n.analytic_window is not None)
+                   for n in upstream(ctx.pipeline.nodes, [name]))
 
 
 def plain(node: m.TransformNode) -> bool:

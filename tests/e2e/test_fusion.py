@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from clinker_sql.project import Project
 
-from .pipelines import run, write_case
+from .pipelines import dlq, pipeline, run, sink, source, step, transform, write_case
 
 CHAIN = """
 pipeline:
@@ -97,3 +97,33 @@ def test_fused_chain_gives_clinkers_rows_and_dlq(executor, tmp_path):
     assert dlq["4"]["x"] == "4" and dlq["4"]["n"] == "4"  # upper-cased, parsed: share's input
     assert r.result.per_source["src"] == {"total": 5, "written": 2, "dlq": 2, "dlq_triggers": 2,
                                           "dlq_collaterals": 0, "removed": 1}
+
+
+# A retraction pipeline fuses only what runs once, before the passes: the chain up to the
+# aggregate; the transform after it is replayed by every pass and keeps its own views.
+RETRACTING = pipeline(
+    source("o", "order_id, dept, amount", "order_id"),
+    transform("check", "o", "emit order_id = order_id\nemit dept = dept\n"
+                            "emit amt = amount.to_int()"),
+    step("aggregate", "totals", "check", "emit dept = dept\nemit total = sum(amt)\n"
+         "emit n = count(*)", "\n      group_by: [dept]"),
+    transform("ratio", "totals", "emit dept = dept\nemit per = total / (n - 2)"),
+    sink("out", "ratio", "\n      include_unmapped: false"), name="retracting")
+RETRACTING_ROWS = {"o.csv": "order_id,dept,amount\nO1,HR,10\nO2,ENG,1\nO3,HR,x\nO4,ENG,2\n"
+                            "O5,ENG,3\nO6,HR,20\nO7,HR,4\n"}
+
+
+def test_retraction_pipeline_fuses_the_chain_before_its_aggregate(tmp_path):
+    compiled = Project(write_case(tmp_path, RETRACTING, RETRACTING_ROWS),
+                       tmp_path / "target").compile()
+    views = {s.name: s for s in compiled.statements if s.kind == "view"}
+    assert views["o.errors"].reads == views["check.errors"].reads == ("check.failed",)
+    assert "ratio.carry" not in views and "ratio.eval" in views
+
+
+def test_fused_chain_before_an_aggregate_gives_clinkers_rows_and_dlq(executor, tmp_path):
+    r = run(executor, tmp_path, RETRACTING, RETRACTING_ROWS)
+    # O3 fails in check; HR keeps O1, O6 and O7 (three rows: no division by zero), ENG's
+    # three rows pass; then nothing fails after the aggregate
+    assert r.rows("out.csv") == [{"dept": "HR", "per": "34"}, {"dept": "ENG", "per": "6"}]
+    assert dlq(r) == [("o", "3", "type_coercion_failure", "true", "transform:check")]
