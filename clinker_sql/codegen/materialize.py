@@ -118,7 +118,9 @@ def _scans(statements: list[Statement], targets: set[str]) -> dict[str, int]:
     reads = {s.name: s.reads for s in statements if s.kind == "view"}
     again = dependent_views(statements) if any(s.kind == "fixpoint" for s in statements) \
         else set()
-    final = {s.name for s in statements if s.kind == "checkpoint" and s.name not in targets}
+    # what the writes and the report read: every copy (the fixpoint copies what it reads)
+    final = {v for s in statements if s.kind in ("checkpoint", "fixpoint")
+             for v in ((s.name,) if s.kind == "checkpoint" else s.reads) if v not in targets}
     flat: set[str] = set()
     counts = dict.fromkeys(targets, 0)
     memo: dict[tuple[bool, str], dict[str, int]] = {}
@@ -144,8 +146,8 @@ def _scans(statements: list[Statement], targets: set[str]) -> dict[str, int]:
         for r in s.reads:
             for t, n in paths(r, not before).items():
                 counts[t] += n * (2 if before and r in again else 1)
-        if s.kind == "checkpoint":
-            flat.add(s.name)
+        if before:
+            flat.update((s.name,) if s.kind == "checkpoint" else s.reads)
             memo = {k: v for k, v in memo.items() if k[0]}
     return counts
 
