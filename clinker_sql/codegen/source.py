@@ -60,7 +60,7 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         header=f"source {node.name}: the rows as text, with the split they were read from"))
     ctx.add(replace(checkpoint(split, node.name, "the files are parsed once (numbering the "
                                "rows and every consumer of the source would parse them again)"),
-                    meta={"optional": True}))  # kept if read often (materialize.MAX_PARSES)
+                    meta={"optional": _whole_files(cfg)}))  # kept if read often (MAX_PARSES)
     ctx.add(Statement("view", node.name, offsets, render(
         "source_offsets.sql.j2", view=ident(offsets), split=ident(split),
         source_file=sql(file_expr)),
@@ -106,6 +106,14 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         select_list=select_list(entry), condition=sql(any_bad)),
         header=f"source {node.name}: DLQ entries for values that violate the declared type"))
     return relation
+
+
+def _whole_files(cfg: m.SourceConfig) -> bool:
+    """Whether Spark reads each file as one split (CSV, always read multi-line here, and
+    JSON documents): every scan then numbers the rows alike, so the rows need not be
+    copied. A splittable file (NDJSON, Parquet) is cut by a size that depends on the
+    cluster's cores at the time of the scan, which can change between two scans."""
+    return cfg.format == "csv" or (cfg.format == "json" and cfg.json.format != "ndjson")
 
 
 def _raw_text(c: exp.Expression, column: m.Column, fmt: str) -> exp.Expression:

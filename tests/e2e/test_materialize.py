@@ -83,6 +83,9 @@ def test_source_copy_only_when_many_scans_read_it(tmp_path):
     assert "src.split" not in copies(FEW, "few")
     many = copies(MANY, "many")
     assert "src.split" in many and "scans read it" in many["src.split"]
+    # NDJSON is cut into splits by a size that depends on the cores at scan time: copied
+    ndjson = FEW.replace("type: csv", "type: json\n      options: { format: ndjson }")
+    assert "src.split" in copies(ndjson, "ndjson")
 
 
 def test_rows_are_numbered_across_files_with_or_without_the_copy(executor, tmp_path):
