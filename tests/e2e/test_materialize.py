@@ -84,7 +84,7 @@ def test_source_copy_only_when_many_scans_read_it(tmp_path):
     many = copies(MANY, "many")
     assert "src.split" in many and "scans read it" in many["src.split"]
     # NDJSON is cut into splits by a size that depends on the cores at scan time: copied
-    ndjson = FEW.replace("type: csv", "type: json\n      options: { format: ndjson }")
+    ndjson = FEW.replace("type: csv", "type: json\n      options: { format: ndjson }", 1)
     assert "src.split" in copies(ndjson, "ndjson")
 
 
