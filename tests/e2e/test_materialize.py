@@ -1,7 +1,8 @@
 """Where the runner materializes views (codegen/materialize.py): the plan choice and the
 rows it gives. A route that reads a transform's good rows materializes the transform's
 evaluation (here the carry of the fused chain source -> transform), so the transform runs
-once for its errors and for every branch."""
+once for its errors and for every branch. A source's files are copied only when many scans
+would parse them, and its rows keep their numbers either way."""
 
 from __future__ import annotations
 
