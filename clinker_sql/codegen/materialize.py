@@ -14,6 +14,9 @@ size* (views analyzed, counted once per path) of its plan; when either is over b
 checkpoints the upstream node view whose cut removes the most analysis work
 (size x paths), and repeats until the statement fits. Ordinary pipelines stay under the
 budget and get no extra checkpoint; a long chain gets one every few dozen views.
+
+Last, an *optional* checkpoint (a source's copy of its files) is kept only when the scans
+that would read its view otherwise outnumber MAX_PARSES (`_optional_copies`).
 """
 
 from __future__ import annotations
