@@ -100,7 +100,7 @@ def test_fused_chain_gives_clinkers_rows_and_dlq(executor, tmp_path):
 
 
 # A retraction pipeline fuses only what runs once, before the passes: the chain up to the
-# aggregate; the transform after it is replayed by every pass and keeps its own views.
+# aggregate; the chain after it is replayed by every pass and keeps its own views.
 RETRACTING = pipeline(
     source("o", "order_id, dept, amount", "order_id"),
     transform("check", "o", "emit order_id = order_id\nemit dept = dept\n"
@@ -108,7 +108,8 @@ RETRACTING = pipeline(
     step("aggregate", "totals", "check", "emit dept = dept\nemit total = sum(amt)\n"
          "emit n = count(*)", "\n      group_by: [dept]"),
     transform("ratio", "totals", "emit dept = dept\nemit per = total / (n - 2)"),
-    sink("out", "ratio", "\n      include_unmapped: false"), name="retracting")
+    transform("tidy", "ratio", "emit dept = dept.lower()\nemit per = per"),
+    sink("out", "tidy", "\n      include_unmapped: false"), name="retracting")
 RETRACTING_ROWS = {"o.csv": "order_id,dept,amount\nO1,HR,10\nO2,ENG,1\nO3,HR,x\nO4,ENG,2\n"
                             "O5,ENG,3\nO6,HR,20\nO7,HR,4\n"}
 
@@ -125,5 +126,5 @@ def test_fused_chain_before_an_aggregate_gives_clinkers_rows_and_dlq(executor, t
     r = run(executor, tmp_path, RETRACTING, RETRACTING_ROWS)
     # O3 fails in check; HR keeps O1, O6 and O7 (three rows: no division by zero), ENG's
     # three rows pass; then nothing fails after the aggregate
-    assert r.rows("out.csv") == [{"dept": "HR", "per": "34"}, {"dept": "ENG", "per": "6"}]
+    assert r.rows("out.csv") == [{"dept": "hr", "per": "34"}, {"dept": "eng", "per": "6"}]
     assert dlq(r) == [("o", "3", "type_coercion_failure", "true", "transform:check")]
