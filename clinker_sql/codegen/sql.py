@@ -9,6 +9,10 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
 
+from clinker_sql.codegen import type_names
+
+type_names.install()
+
 # The dialect as an instance: sqlglot looks a dialect name up on every call otherwise,
 # which was a tenth of the compile time of a long pipeline.
 DIALECT = Dialect.get_or_raise("spark")
@@ -186,7 +190,9 @@ paren = _paren
 
 
 def to_sql(e: exp.Expression) -> str:
-    return e.sql(dialect=DIALECT)
+    # no defensive copy: a fragment is printed as it is (sqlglot's Spark rewrites are
+    # idempotent), and copying every fragment was a fifth of a long pipeline's compile
+    return DIALECT.generate(e, copy=False)
 
 
 def pretty(sql: str) -> str:

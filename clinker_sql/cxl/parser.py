@@ -8,6 +8,8 @@ arms and before `else`.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from clinker_sql.cxl import ast as a
 from clinker_sql.cxl.errors import CxlError
 from clinker_sql.cxl.lexer import Token, tokenize
@@ -19,7 +21,9 @@ TRACE_LEVELS = ("info", "warn", "error", "debug")
 MAX_EMIT_EACH_DEPTH = 32
 
 
+@lru_cache(maxsize=1024)
 def parse_program(text: str) -> a.Program:
+    """A whole CXL program (immutable, so one parse serves every pass that reads it)."""
     return _Parser(tokenize(text)).program()
 
 
