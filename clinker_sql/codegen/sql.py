@@ -113,20 +113,37 @@ def and_(*conds: exp.Expression | None) -> exp.Expression:
     parts = [c for c in conds if c is not None and not _is_true(c)]
     if not parts:
         return boolean(True)
-    out = parts[0]
-    for p in parts[1:]:
-        out = exp.And(this=_paren(out), expression=_paren(p))
-    return out
+    return _chain(exp.And, parts)
 
 
 def or_(*conds: exp.Expression) -> exp.Expression:
     parts = [c for c in conds if not _is_false(c)]
     if not parts:
         return boolean(False)
-    out = parts[0]
+    return _chain(exp.Or, parts)
+
+
+def _chain(kind: type[exp.Connector], parts: list[exp.Expression]) -> exp.Expression:
+    """`a AND b AND c` as one flat chain: only an operand of another kind is parenthesized
+    (nesting each step doubled the statement's indentation with every operand)."""
+    if len(parts) == 1:
+        return parts[0]
+    out = _operand(kind, parts[0])
     for p in parts[1:]:
-        out = exp.Or(this=_paren(out), expression=_paren(p))
+        out = kind(this=out, expression=_operand(kind, p))
     return out
+
+
+def _operand(kind: type[exp.Connector], e: exp.Expression) -> exp.Expression:
+    """An operand of an AND/OR chain, parenthesized only where it does not bind tighter
+    than the chain: a chain of the other kind, a BETWEEN (its own AND), anything unknown."""
+    if isinstance(e, kind):
+        return e
+    if isinstance(e, exp.Predicate) and not isinstance(e, exp.Between):
+        return e
+    if isinstance(e, exp.Not) and not isinstance(e.this, (exp.Connector, exp.Between)):
+        return e
+    return _paren(e)
 
 
 def not_(e: exp.Expression) -> exp.Expression:
