@@ -14,6 +14,8 @@ class Context:
     compiled: Compiled
     relations: dict[tuple[str, str | None], Relation] = field(default_factory=dict)
     error_views: list[ErrorView] = field(default_factory=list)
+    # a fused chain's error views (codegen/fusion.py): view -> (the chain's failing rows, node)
+    fused_errors: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @staticmethod
     def view(node: str, part: str | None = None) -> str:

@@ -9,7 +9,7 @@ from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.correlation import COLLATERAL, compile_correlation, lattice
 from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER, real_row
-from clinker_sql.codegen.fusion import row_wise
+from clinker_sql.codegen.fusion import chain_entries, row_wise
 from clinker_sql.codegen.materialize import checkpoint
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen import retraction as R
@@ -55,7 +55,17 @@ def union_columns(all_layouts: list[tuple[str, ...]]) -> list[str]:
 def _union(ctx: Context, view: str, sources: list[tuple[str, tuple[str, ...], int | None]],
            payload: list[str], header: str) -> None:
     parts = []
+    chains: dict[str, list[tuple[str, int]]] = {}  # a fused chain's failing rows -> its nodes
+    for source_view, _, layout in sources:
+        if source_view in ctx.fused_errors and layout is not None:
+            failed, node = ctx.fused_errors[source_view]
+            chains.setdefault(failed, []).append((node, layout))
+    for failed, members in chains.items():
+        parts.append(Sql(f"{select_list(chain_entries(failed, members, payload))}\n"
+                         f"FROM {ident(failed)}"))
     for source_view, columns, layout in sources:
+        if source_view in ctx.fused_errors and layout is not None:
+            continue
         items = [(S.col(c), c) for c in DLQ_COLUMNS + (ORDER,)]
         items.append((S.col(LAYOUT) if layout is None else S.bigint(layout), LAYOUT))
         items += [(S.col(c) if c in columns else S.cast(S.null(), "STRING"), c)

@@ -9,14 +9,19 @@ chain's length.
 
 Fused, a transform whose only consumer is another plain transform hands on a *carry*
 view instead of its good rows: every row, with `$live` (still good: evaluated cleanly and
-kept by every filter so far) and its DLQ entry as a struct (`$dlq.<node>`, NULL unless the
-row failed there). The next transform evaluates over the carry; its `$err` (and every value
-it computes) is gated by `$live`, so a row that failed or was filtered upstream raises
-nothing new, exactly as if it had been removed. The last transform of the chain writes
-the rows that failed anywhere in it once (a checkpoint: one evaluation, few rows), and the
-error view of every node of the chain is a filter of that copy. The good rows are read from
-the carry itself: writing every row would cost more than evaluating the chain again
-(measured: transform_chain, 1M rows).
+kept by every filter so far) and its DLQ entry as one struct column `$dlq` (NULL unless the
+row failed in the chain). The next transform evaluates over the carry; its `$err` (and every
+value it computes) is gated by `$live`, so a row that failed or was filtered upstream raises
+nothing new, exactly as if it had been removed. A row therefore fails at one node at most,
+and one column holds the entry of whichever node it failed at: the DLQ fields, the node
+(`$node`) and the failing record as a map of its columns' text (`$payload`; each node's
+record has columns of its own, a map gives every node's entry the same type). One column,
+however long the chain: a column per node made a 200-node chain's carry 200 structs wide,
+and Spark took minutes to plan and copy it. The last transform of the chain writes the rows
+that failed anywhere in it once (a checkpoint: one evaluation, few rows), and the error view
+of every node of the chain is a filter of that copy. The good rows are read from the carry
+itself: writing every row would cost more than evaluating the chain again (measured:
+transform_chain, 1M rows).
 
 A source whose only consumer is a plain transform starts the chain: its carry holds the
 typed rows, `$live` (every value cast) and its type-error entry, so the source's DLQ
@@ -38,6 +43,7 @@ from sqlglot import exp
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_errors import ERR, KEEP
+from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER
 from clinker_sql.codegen.materialize import checkpoint
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.retraction import needs_retraction
@@ -47,20 +53,19 @@ from clinker_sql.config.checks import upstream
 from clinker_sql.cxl import ast as a
 
 LIVE = "$live"
+DLQ = "$dlq"  # the carried entry: the DLQ fields, NODE and PAYLOAD
+NODE = "$node"
+PAYLOAD = "$payload"
+ENTRY_FIELDS = frozenset(DLQ_COLUMNS + (ORDER,))
 
 
 @dataclass(frozen=True)
 class CarriedErrors:
-    """A fused node's DLQ entries, carried as one struct column until the chain ends."""
+    """A fused node's DLQ entries, carried in the chain's `$dlq` column until it ends."""
 
     view: str  # the node's error view, defined over the chain's failing rows (end_chain)
-    column: str  # `$dlq.<node>`
     fields: tuple[str, ...]  # the entry's columns (dlq_shape.dlq_select), in order
     node: str
-
-
-def dlq_column(node: str) -> str:
-    return f"$dlq.{node}"
 
 
 def fuses_into_consumer(ctx: Context, node: m.TransformNode) -> bool:
@@ -123,11 +128,12 @@ def carry_view(ctx: Context, node: str, source: str, ok_items, entry, carried_in
                ) -> tuple[str, tuple[CarriedErrors, ...]]:
     """`<node>.carry`: the good-row columns, `$live` and every DLQ struct of the chain."""
     view = ctx.view(node, "carry")
-    own, struct = _entry_column(ctx, node, entry)
+    own, struct = _entry(ctx, node, entry)
     live = S.and_(S.col(LIVE) if carried_in else None, S.is_null(S.col(ERR)), S.col(KEEP))
     items = list(ok_items) + [(live, LIVE)]
-    items += [(S.col(c.column), c.column) for c in carried_in]
-    items.append((S.case([(S.not_null(S.col(ERR)), struct)]), own.column))
+    # a row failed upstream is not live here: its `$err` is NULL and its entry stays
+    items.append((S.case([(S.not_null(S.col(ERR)), struct)],
+                         S.col(DLQ) if carried_in else None), DLQ))
     ctx.add(Statement("view", node, view, render(
         "transform_carry.sql.j2", view=ident(view), eval=ident(source),
         select_list=select_list(items)),
@@ -141,8 +147,8 @@ def source_carry(ctx: Context, node: str, rows: str, items, bad: exp.Expression,
     """`<source>.carry`: every row typed, `$live` (every value cast) and its type-error
     entry as a struct; the first view of a fused chain."""
     view = ctx.view(node, "carry")
-    own, struct = _entry_column(ctx, node, entry)
-    items = list(items) + [(S.not_(bad), LIVE), (S.case([(bad, struct)]), own.column)]
+    own, struct = _entry(ctx, node, entry)
+    items = list(items) + [(S.not_(bad), LIVE), (S.case([(bad, struct)]), DLQ)]
     ctx.add(Statement("view", node, view, render(
         "transform_carry.sql.j2", view=ident(view), eval=ident(rows),
         select_list=select_list(items)),
@@ -151,11 +157,15 @@ def source_carry(ctx: Context, node: str, rows: str, items, bad: exp.Expression,
     return view, (own,)
 
 
-def _entry_column(ctx: Context, node: str, entry) -> tuple[CarriedErrors, exp.Struct]:
-    """A node's DLQ entry as one carried struct column: what it is, and its value."""
-    own = CarriedErrors(ctx.view(node, "errors"), dlq_column(node),
-                        tuple(n for _, n in entry), node)
-    return own, exp.Struct(expressions=[exp.alias_(e, S.ident(n)) for e, n in entry])
+def _entry(ctx: Context, node: str, entry) -> tuple[CarriedErrors, exp.Struct]:
+    """A node's DLQ entry as the carried struct: the entry's own fields, the node, and the
+    record's columns (`dlq_shape.dlq_select`'s payload, already text) as a map."""
+    own = CarriedErrors(ctx.view(node, "errors"), tuple(n for _, n in entry), node)
+    fields = [exp.alias_(e, S.ident(n)) for e, n in entry if n in ENTRY_FIELDS]
+    pairs = [part for e, n in entry if n not in ENTRY_FIELDS for part in (S.string(n), e)]
+    payload = S.cast(S.fn("map", *pairs), "MAP<STRING, STRING>")
+    fields += [exp.alias_(S.string(node), S.ident(NODE)), exp.alias_(payload, S.ident(PAYLOAD))]
+    return own, exp.Struct(expressions=fields)
 
 
 def end_chain(ctx: Context, node: str, carry: str, ok_items,
@@ -164,11 +174,9 @@ def end_chain(ctx: Context, node: str, carry: str, ok_items,
     the chain read from one materialized copy of the failing rows."""
     names = " -> ".join(c.node for c in carried)
     failed = ctx.view(node, "failed")
-    columns = [(S.col(c.column), c.column) for c in carried]
     ctx.add(Statement("view", node, failed, render(
         "carry_filter.sql.j2", view=ident(failed), carry=ident(carry),
-        select_list=select_list(columns),
-        condition=sql(S.or_(*[S.not_null(S.col(c.column)) for c in carried]))),
+        select_list=select_list([(S.col(DLQ), DLQ)]), condition=sql(S.not_null(S.col(DLQ)))),
         header=f"transform {node}: the rows of the fused chain {names} that failed"))
     ctx.add(checkpoint(failed, node, f"the fused chain {names} is evaluated once for the "
                        "errors of all its nodes, and only the failing rows are written"))
@@ -179,18 +187,38 @@ def end_chain(ctx: Context, node: str, carry: str, ok_items,
         select_list=select_list(ok_items), condition=Sql(ident(LIVE))),
         header=f"transform {node}: good rows"))
     for c in carried:
-        entry = [(exp.Dot(this=S.col(c.column), expression=S.ident(f)), f) for f in c.fields]
+        ctx.fused_errors[c.view] = (failed, c.node)
+        entry = [(_field(f) if f in ENTRY_FIELDS else
+                  exp.Bracket(this=_field(PAYLOAD), expressions=[S.string(f)]), f)
+                 for f in c.fields]
         ctx.add(Statement("view", c.node, c.view, render(
             "carry_filter.sql.j2", view=ident(c.view), carry=ident(failed),
-            select_list=select_list(entry),
-            condition=Sql(f"{ident(c.column)} IS NOT NULL")),
+            select_list=select_list(entry), condition=sql(S.eq(_field(NODE),
+                                                               S.string(c.node)))),
             header=f"transform {c.node}: rows whose evaluation failed (read from {failed}, "
                    "the fused chain's failing rows)"))
     return ok_view
 
 
+def chain_entries(failed: str, members: list[tuple[str, int]], payload: list[str]
+                  ) -> list[tuple[exp.Expression, str]]:
+    """One DLQ union branch for every node of a fused chain (dlq.py): the entries read from
+    the chain's failing rows, each node's layout index from `$node`, the record's columns
+    from the map (a column the node's record lacks is NULL), instead of one branch per node
+    (a 200-node chain's union took Spark 20 s to plan)."""
+    items = [(_field(f), f) for f in DLQ_COLUMNS + (ORDER,)]
+    layout = exp.Case(this=_field(NODE), ifs=[
+        exp.If(this=S.string(node), true=S.bigint(index)) for node, index in members])
+    items.append((layout, "$layout"))
+    items += [(exp.Bracket(this=_field(PAYLOAD), expressions=[S.string(c)]), c)
+              for c in payload]
+    return items
+
+
+def _field(name: str) -> exp.Expression:
+    return exp.Dot(this=S.col(DLQ), expression=S.ident(name))
+
+
 def carried_columns(relation) -> list[str]:
     """The carry columns a node evaluating over `relation` passes on."""
-    if not relation.carried:
-        return []
-    return [LIVE] + [c.column for c in relation.carried]
+    return [LIVE, DLQ] if relation.carried else []

@@ -198,7 +198,8 @@ def _paren(e: exp.Expression) -> exp.Expression:
     if isinstance(e, exp.Connector):  # AND/OR subclass exp.Func in sqlglot: always wrap
         return exp.Paren(this=e)
     if isinstance(e, (exp.Column, exp.Literal, exp.Boolean, exp.Null, exp.Anonymous, exp.Func,
-                      exp.Paren, exp.Cast, exp.TryCast, exp.Identifier, exp.Case)):
+                      exp.Paren, exp.Cast, exp.TryCast, exp.Identifier, exp.Case, exp.Dot,
+                      exp.Bracket)):
         return e
     return exp.Paren(this=e)
 
