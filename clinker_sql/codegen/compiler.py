@@ -8,13 +8,16 @@ from dataclasses import replace
 import sqlglot
 
 from clinker_sql.codegen import sql as S
-from clinker_sql.codegen.combine import compile_combine
 from clinker_sql.codegen.aggregate import AggregatePlan, compile_aggregate
+from clinker_sql.codegen.combine import compile_combine
 from clinker_sql.codegen.context import Context
-from clinker_sql.codegen.retraction import hoist, needs_retraction
-from clinker_sql.codegen.dlq import compile_commit
+from clinker_sql.codegen.correlation import lattice
+from clinker_sql.codegen.dlq import TRIGGERS_VIEW, compile_commit
+from clinker_sql.codegen.empty_dlq import plan_empty_dlq
 from clinker_sql.codegen.materialize import plan_checkpoints
 from clinker_sql.codegen.plan import Compiled, Relation, Statement
+from clinker_sql.codegen.prune import mark_unread
+from clinker_sql.codegen.retraction import hoist, needs_retraction
 from clinker_sql.codegen.route import compile_merge, compile_route
 from clinker_sql.codegen.sink import SinkPlan, compile_sink
 from clinker_sql.codegen.source import compile_source
@@ -91,7 +94,13 @@ def compile_pipeline(p: m.Pipeline) -> Compiled:
         _format(s) for s in compiled.statements[formatted:]]
     if retraction:
         statements = hoist(statements)
-    compiled.statements = plan_checkpoints(statements)
+    compiled.statements = mark_unread(plan_checkpoints(statements))
+    if p.error_handling.strategy == "continue" and not retraction and not lattice(ctx):
+        # the outputs do not depend on the DLQ: the writes may run first and tell whether
+        # it is empty (codegen/empty_dlq.py)
+        triggers = next(s for s in compiled.statements if s.name == TRIGGERS_VIEW)
+        compiled.statements, compiled.dlq_witnesses = plan_empty_dlq(
+            compiled.statements, list(triggers.reads))
     # for explain, lineage and the file headers: what each node (or route branch) offers
     compiled.relations = {f"{n}.{port}" if port else n: r
                           for (n, port), r in ctx.relations.items()}

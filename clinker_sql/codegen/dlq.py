@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from clinker_sql.codegen import retraction as R
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.correlation import COLLATERAL, compile_correlation, lattice
@@ -12,10 +13,9 @@ from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER, real_row
 from clinker_sql.codegen.fusion import chain_entries, row_wise
 from clinker_sql.codegen.materialize import checkpoint
 from clinker_sql.codegen.plan import Statement
-from clinker_sql.codegen import retraction as R
 from clinker_sql.codegen.retraction import TRIGGERS_SEEN
-from clinker_sql.codegen.source import SPLIT_ROWS
 from clinker_sql.codegen.sink import SinkPlan, compile_write, csv_line, staging_path
+from clinker_sql.codegen.source import SPLIT_ROWS
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.codegen.written import compile_written
 from clinker_sql.config import model as m

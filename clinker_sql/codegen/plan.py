@@ -98,6 +98,9 @@ class Compiled:
     warnings: list[Any] = field(default_factory=list)
     nodes: list[dict[str, Any]] = field(default_factory=list)
     aggregates: list[Any] = field(default_factory=list)
+    # views the output writes read, with the condition of a row that makes a DLQ entry:
+    # counted during the writes, they tell whether the DLQ is empty (codegen/empty_dlq.py)
+    dlq_witnesses: dict[str, str] = field(default_factory=dict)
 
     def add(self, stmt: Statement) -> None:
         self.statements.append(stmt)

@@ -12,12 +12,18 @@ from typing import Any
 
 from clinker_sql import __version__
 from clinker_sql.codegen import sink as T
+from clinker_sql.codegen.dlq import TRIGGERS_VIEW
+from clinker_sql.codegen.empty_dlq import AFTER_WRITES
 from clinker_sql.codegen.plan import Compiled, Statement
+from clinker_sql.codegen.prune import UNREAD
 from clinker_sql.diagnostics import EXIT_DLQ, EXIT_EVAL, EXIT_IO, EXIT_OK, Diagnostic, fail
 from clinker_sql.runtime import outputs
 from clinker_sql.runtime.executor import Executor, StatementFailed
 
 RUN_RESULTS_VERSION = "clinker-sql/run-results/v1"
+# how long to wait for a witness count after the writes: the counts come through Spark's
+# listener bus just after the write that made them; without one the DLQ is computed
+WITNESS_WAIT_SECONDS = 2.0
 
 
 @dataclass
@@ -68,9 +74,15 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
     tables = [s for s in writes if s.meta.get("format") == "table"]
     pending: list[outputs.PendingOutput] = []
     scratch = _scratch_dir(executor)
+    observe = getattr(executor, "observe", None)  # codegen/written.py, codegen/empty_dlq.py
+    # the writes go first and tell whether the DLQ is empty (codegen/empty_dlq.py)
+    writes_first = bool(compiled.dlq_witnesses) and observe is not None
+    deferred: list[Statement] = []  # checkpoints only the DLQ needs
     try:
         views = _Views(executor, timings, scratch)
         for stmt in compiled.statements:
+            if stmt.meta.get(UNREAD):  # kept for review; nothing in the run reads it
+                continue
             if stmt.kind == "setup":
                 _timed(executor, stmt, timings, progress)
             elif stmt.kind == "view":
@@ -78,6 +90,8 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
                 views.defined(stmt)
             elif stmt.kind == "fixpoint":
                 _iterate(views, stmt)
+            elif stmt.kind == "checkpoint" and writes_first and stmt.meta.get(AFTER_WRITES):
+                deferred.append(stmt)
             elif stmt.kind == "checkpoint":
                 views.checkpoint(stmt.name)
         for stmt in compiled.statements:  # coded checks, e.g. combine on_miss: error (E319)
@@ -92,14 +106,17 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
             if first is not None:
                 raise _fail_fast(first)
         report = next(s for s in compiled.statements if s.kind == "report")
-        start = time.perf_counter()
-        counts = next(iter(executor.query(report.sql)))
-        timings.append({"node": None, "name": report.name, "kind": "report",
-                        "seconds": round(time.perf_counter() - start, 4)})
+        witnesses = []  # the failing rows each witness view meets, counted by the writes
+        for view, condition in compiled.dlq_witnesses.items() if writes_first else ():
+            witnesses.append(observe(view, {"failing": f"count_if({condition})"}))
+            views.observed(view)
+        counts = None if writes_first else _report(executor, report, timings)
         written = next((s for s in compiled.statements if s.kind == "written"), None)
-        observe = getattr(executor, "observe", None)  # codegen/written.py
         watched: list = []
         for stmt in writes:
+            if stmt.meta.get("dlq") and counts is None:
+                _dlq_after_writes(views, witnesses, deferred)
+                counts = _report(executor, report, timings)
             if stmt.meta.get("dlq") and not _dlq_variant(stmt, counts):
                 continue
             if observe is not None and "observe" in stmt.meta:
@@ -112,6 +129,9 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
                 continue
             _timed(executor, stmt, timings, progress)
             pending.append(outputs.assemble(stmt.meta, base))
+        if counts is None:  # no DLQ write (no dlq path)
+            _dlq_after_writes(views, witnesses, deferred)
+            counts = _report(executor, report, timings)
         if written is not None:
             counts = {**counts, **_written_counts(executor, written, watched, compiled, timings)}
         _swap_tables(executor, tables)  # before the files: a failed swap leaves them as they were
@@ -127,6 +147,26 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return _result(compiled, counts, timings)
+
+
+def _report(executor: Executor, report: Statement, timings: list) -> dict[str, Any]:
+    start = time.perf_counter()
+    counts = next(iter(executor.query(report.sql)))
+    timings.append({"node": None, "name": report.name, "kind": "report",
+                    "seconds": round(time.perf_counter() - start, 4)})
+    return counts
+
+
+def _dlq_after_writes(views: _Views, witnesses: list, deferred: list[Statement]) -> None:
+    """After the output writes: when they counted no failing row in any witness view, the
+    DLQ is empty and its pass is skipped; otherwise (or when a count did not arrive) the
+    checkpoints only the DLQ needs are made now (codegen/empty_dlq.py)."""
+    counts = [w(wait=WITNESS_WAIT_SECONDS) for w in witnesses]
+    if counts and all(c is not None and not c["failing"] for c in counts):
+        views.emptied(TRIGGERS_VIEW)
+        return
+    for stmt in deferred:
+        views.checkpoint(stmt.name)
 
 
 def _swap_tables(executor: Executor, tables: list[Statement]) -> None:
@@ -217,6 +257,17 @@ class _Views:
         _checkpoint(self.executor, view.stmt, self.timings, self.scratch, suffix)
         view.materialized = True
         self._refresh({name}, rows_changed=False)
+
+    def observed(self, name: str) -> None:
+        """The executor redefined `name` over an observed copy of itself (same rows): the
+        views that read it read that one from now on."""
+        self._refresh({name}, rows_changed=False)
+
+    def emptied(self, name: str) -> None:
+        """No row: `name` is redefined as empty, and what reads it is computed again."""
+        self.executor.empty(name)
+        self.views[name].replaced = True
+        self._refresh({name}, rows_changed=True)
 
     def replaced(self, names: set[str]) -> None:
         """Views the runner redefined with new rows (a retraction snapshot): everything

@@ -1,0 +1,82 @@
+"""The writes first, the DLQ after (codegen/empty_dlq.py): when the outputs do not depend
+on the DLQ, the writes count the rows that would fail, and a run with none skips the DLQ's
+pass; a run with some computes the same entries as ever."""
+
+from __future__ import annotations
+
+from clinker_sql.project import Project
+
+from .pipelines import dlq, pipeline, run, sink, source, transform, write_case
+
+CHAIN = pipeline(
+    source("src", "id, x"),
+    transform("parse", "src", "emit n = x.to_int()"),
+    transform("half", "parse", "filter n != 0\nemit h = 10 / n"),
+    sink("out", "half"), name="chain")
+CLEAN = {"src.csv": "id,x\na,5\nb,2\nc,0\n"}
+FAILING = {"src.csv": "id,x\na,5\nb,oops\nc,0\nd,2\n"}
+
+# the source feeds a window (no fusion): its type errors and the window's are error views
+# of their own, each a filter of a view the write reads
+WINDOW = pipeline(
+    source("src", "id, grp, v: int"),
+    transform("w", "src", "emit total = $window.sum(v)\nemit share = 100 / v",
+              "\n      analytic_window:\n        group_by: [grp]"),
+    sink("out", "w"), name="windowed")
+
+
+def _checkpoints(r) -> list[str]:
+    return [t["name"] for t in r.result.timings if t["kind"] == "checkpoint"]
+
+
+def test_a_fused_chain_is_witnessed_by_its_carry(tmp_path):
+    compiled = Project(write_case(tmp_path, CHAIN, CLEAN), tmp_path / "target").compile()
+    assert compiled.dlq_witnesses == {"half.carry": "NOT `$dlq` IS NULL"}
+    after = [s.name for s in compiled.statements if s.meta.get("after_writes")]
+    assert after == ["half.failed", "$pipeline.triggers"]
+    # the DLQ reads the chain's entries from its failing rows: the node views are not run
+    assert [s.name for s in compiled.statements if s.meta.get("unread")] == \
+        ["src.errors", "parse.errors", "half.errors"]
+
+
+def test_a_clean_run_skips_the_dlq_pass(executor, tmp_path):
+    r = run(executor, tmp_path, CHAIN, CLEAN)
+    assert r.result.counts == {"total": 3, "ok": 2, "written": 2, "dlq": 0}
+    assert r.rows("out.csv") == [{"id": "a", "x": "5", "n": "5", "h": "2"},
+                                 {"id": "b", "x": "2", "n": "2", "h": "5"}]
+    assert "half.failed" not in _checkpoints(r) and dlq(r) == []
+    assert r.result.per_source["src"]["removed"] == 1
+
+
+def test_a_failing_run_writes_first_then_computes_the_dlq(executor, tmp_path):
+    r = run(executor, tmp_path, CHAIN, FAILING)
+    assert r.result.counts == {"total": 4, "ok": 2, "written": 2, "dlq": 1}
+    assert dlq(r) == [("src", "2", "type_coercion_failure", "true", "transform:parse")]
+    steps = [(t["kind"], t["name"]) for t in r.result.timings]
+    assert steps.index(("write", "out")) < steps.index(("checkpoint", "half.failed")) < \
+        steps.index(("report", "report"))
+
+
+def test_unfused_error_views_are_witnessed_by_the_views_the_write_reads(executor, tmp_path):
+    compiled = Project(write_case(tmp_path, WINDOW, {}), tmp_path / "target").compile()
+    assert set(compiled.dlq_witnesses) == {"src.rows", "w.eval"}
+    (tmp_path / "clean").mkdir()
+    (tmp_path / "failing").mkdir()
+    clean = run(executor, tmp_path / "clean", WINDOW,
+                {"src.csv": "id,grp,v\na,g,5\nb,g,20\nc,h,1\n"})
+    assert clean.result.counts["dlq"] == 0 and clean.column("out.csv", "total") == \
+        ["25", "25", "1"]
+    assert "$pipeline.triggers" not in _checkpoints(clean)
+    failing = run(executor, tmp_path / "failing", WINDOW,
+                  {"src.csv": "id,grp,v\na,g,5\nb,g,x\nc,h,0\n"})
+    assert dlq(failing) == [("src", "2", "type_coercion_failure", "true", "source"),
+                            ("src", "3", "type_coercion_failure", "true", "transform:w")]
+
+
+def test_correlated_outputs_need_the_dlq_first(tmp_path):
+    text = pipeline(source("src", "id, k, x", "k"),
+                    transform("parse", "src", "emit n = x.to_int()"),
+                    sink("out", "parse"), name="correlated")
+    compiled = Project(write_case(tmp_path, text, {}), tmp_path / "target").compile()
+    assert compiled.dlq_witnesses == {}
+    assert not any(s.meta.get("after_writes") for s in compiled.statements)
