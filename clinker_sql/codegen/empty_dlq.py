@@ -38,7 +38,10 @@ def plan_empty_dlq(statements: list[Statement], error_views: list[str]
     """The statements (DLQ-only checkpoints marked) and the witnesses: view -> condition
     (SQL over the view's columns). No witnesses: the statements are returned as they are."""
     defs = {s.name: s for s in statements if s.kind == "view"}
-    scanned = _scanned_by_writes(statements, defs)
+    writes = [r for s in statements if s.kind == "write" and not s.meta.get("dlq")
+              for r in s.reads]
+    copied = {s.name for s in statements if s.kind == "checkpoint"}
+    scanned = _upstream(writes, defs, copied)
     found: dict[str, list[str]] = {}
     for view in error_views:
         witness = _witness(view, defs, scanned)
@@ -49,17 +52,18 @@ def plan_empty_dlq(statements: list[Statement], error_views: list[str]
             conditions.append(witness[1])
     witnesses = {v: " OR ".join(f"({c})" for c in cs) if len(cs) > 1 else cs[0]
                  for v, cs in found.items()}
+    # a copy the writes need, directly or to make another copy they need, is made first
+    first = _upstream(writes + [r for s in statements if s.kind == "check" for r in s.reads],
+                      defs, set())
     out = [replace(s, meta={**s.meta, AFTER_WRITES: True})
-           if s.kind == "checkpoint" and s.name not in scanned else s for s in statements]
+           if s.kind == "checkpoint" and s.name not in first else s for s in statements]
     return out, witnesses
 
 
-def _scanned_by_writes(statements: list[Statement], defs: dict[str, Statement]) -> set[str]:
-    """The views the output writes plan: what they read, through views that are not copies
-    (a copy is read as it is; what it was made from is not read again)."""
-    copied = {s.name for s in statements if s.kind == "checkpoint"}
-    stack = [r for s in statements if s.kind == "write" and not s.meta.get("dlq")
-             for r in s.reads]
+def _upstream(reads: list[str], defs: dict[str, Statement], copied: set[str]) -> set[str]:
+    """The views planned by statements that read `reads`: through every view they read,
+    but not past a view in `copied` (a copy is read as it is)."""
+    stack = list(reads)
     seen: set[str] = set()
     while stack:
         name = stack.pop()
