@@ -150,8 +150,13 @@ def _translate(exc: Exception) -> StatementFailed:
             break
     else:
         error_class = error_class or (matches[0] if matches else None)
-    line = next((ln.strip() for ln in text.splitlines() if error_class and error_class in ln),
-                text.splitlines()[0] if text else type(exc).__name__)
+    lines = text.splitlines()
+    # without an error class, the JVM's root cause says more than Py4J's first line
+    causes = [ln.strip()[len("Caused by: "):] for ln in lines
+              if ln.strip().startswith("Caused by: ")]
+    line = next((ln.strip() for ln in lines if error_class and error_class in ln),
+                causes[-1] if causes and not error_class else
+                lines[0] if lines else type(exc).__name__)
     line = re.sub(r"^.*?Exception: ", "", line)
     return StatementFailed(line, error_class)
 
