@@ -749,8 +749,8 @@ def _error_views(ctx: Context, p: Plan, final: str) -> str:
             "node_errors.sql.j2", view=ident(faults), input=ident(final), select_list=Sql("*"),
             condition=sql(S.not_null(fault))),
             header=f"combine {node.name}: the rows whose evaluation failed, with their match"))
-        ctx.add(checkpoint(faults, node.name, "the join is computed once for the driver's and "
-                           "the matched build rows' DLQ entries"))
+        ctx.add(checkpoint(faults, node.name, "the join is computed once for the driver's "
+                           "and the matched build rows' DLQ entries", failures=True))
         final = faults
     entry = dlq_select(
         source_name=S.col(drv.col(SOURCE_NAME)), source_file=S.col(drv.col(SOURCE_FILE)),

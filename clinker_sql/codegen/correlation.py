@@ -106,7 +106,7 @@ def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
         big_match=_match(keys, "big", "members", with_source=False)),
         header=f"correlation: groups over max_group_buffer ({limit})"))
     ctx.add(checkpoint(OVERFLOW, None, "the group sizes are counted once for every commit "
-                       "and the collateral entries"))
+                       "and the collateral entries", failures=True))
 
     # A trigger whose key is null is a group of its own source row (Clinker keys its
     # buffer cell by the row): every other record of that row (emit each siblings, route

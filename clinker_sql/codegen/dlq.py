@@ -96,7 +96,7 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
         _union(ctx, EARLY_VIEW, [x for x in live if x[0] not in dependent], payload,
                "DLQ triggers that do not depend on the retraction state")
         ctx.add(checkpoint(EARLY_VIEW, None, "they are computed once: they seed the "
-                           "retraction and stay the same in every pass"))
+                           "retraction and stay the same in every pass", failures=True))
         R.compile_seed(ctx, EARLY_VIEW)
         _union(ctx, LIVE_VIEW, [(EARLY_VIEW, tuple(payload), None)]
                + [x for x in live if x[0] in dependent], payload,
@@ -116,7 +116,7 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
                           header="retraction fixpoint", reads=(TRIGGERS_VIEW,)))
     else:
         _union(ctx, TRIGGERS_VIEW, live, payload, "DLQ triggers: every node's error view")
-        _checkpoint(ctx, TRIGGERS_VIEW)
+        ctx.add(checkpoint(TRIGGERS_VIEW, None, None, failures=True))
     if correlated:
         for plan in sinks:
             if _shuffles_upstream(ctx, plan.node):
@@ -132,7 +132,7 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
     if correlated and ctx.pipeline.error_handling.strategy == "continue":
         # the report and the DLQ write each read it: the collaterals are ranked once
         ctx.add(checkpoint(DLQ_VIEW, None, "the collateral entries are computed once for the "
-                           "report and the DLQ file"))
+                           "report and the DLQ file", failures=True))
     if ctx.pipeline.error_handling.strategy == "fail_fast":
         ctx.add(Statement("check", None, "fail_fast", render("fail_fast_check.sql.j2",
                                                              dlq=ident(TRIGGERS_VIEW)),

@@ -179,7 +179,7 @@ def end_chain(ctx: Context, node: str, carry: str, ok_items,
         select_list=select_list([(S.col(DLQ), DLQ)]), condition=sql(S.not_null(S.col(DLQ)))),
         header=f"transform {node}: the rows of the fused chain {names} that failed"))
     ctx.add(checkpoint(failed, node, f"the fused chain {names} is evaluated once for the "
-                       "errors of all its nodes, and only the failing rows are written"))
+                       "errors of all its nodes, and only the failing rows are written", failures=True))
     ok_view = ctx.view(node)
     ok_items = [(S.col(n), n) for _, n in ok_items]  # named as good-row columns in the carry
     ctx.add(Statement("view", node, ok_view, render(

@@ -39,6 +39,7 @@ SEGMENT_BOUNDARIES = (".eval", ".final")
 # otherwise: at 1M rows a copy costs ~1.2 s, one more CSV parse ~0.2-0.6 s over reading
 # the copy (benchmarks, 2 cores: 3-14% faster without the copy at 2-6 scans).
 MAX_PARSES = 6
+FAILURES = "failures"  # Statement.meta of a checkpoint of failures (see checkpoint)
 
 
 @dataclass
@@ -277,12 +278,17 @@ def _checkpoint(view: str, node: str | None, before: Statement | None,
     return checkpoint(view, node, why)
 
 
-def checkpoint(view: str, node: str | None, why: str | None) -> Statement:
+def checkpoint(view: str, node: str | None, why: str | None, failures: bool = False
+               ) -> Statement:
     """A statement that makes the runner write `view` as Parquet in its scratch folder and
-    redefine the view over that copy; `why` goes into the header (a choice made for speed)."""
+    redefine the view over that copy; `why` goes into the header (a choice made for speed).
+
+    `failures`: the view holds failures (few rows, none in a clean run). When the copy is
+    empty the runner defines the view as an empty relation, which Spark prunes from every
+    plan that reads it: joins with it, filters on what it would add (runtime/runner.py)."""
     return Statement(
         "checkpoint", node, view,
         f"-- the runner materializes {view} as Parquet in its scratch folder and redefines "
         "the view over it, so that the statements below plan it once",
         header=f"checkpoint {view}: chosen for speed, {why}" if why else f"checkpoint {view}",
-        reads=(view,))
+        meta={FAILURES: True} if failures else {}, reads=(view,))

@@ -211,6 +211,16 @@ def checkpoint_statements(view: str, scratch: str, suffix: str = "") -> list[str
             f"CREATE OR REPLACE TEMPORARY VIEW {ident(view)} USING parquet OPTIONS (path {path})"]
 
 
+def empty_copy_statements(view: str) -> tuple[str, str]:
+    """Whether a copy has a row, and the definition that replaces an empty one: the same
+    columns as a relation Spark knows to be empty (`LIMIT 0` over the copy), so that the
+    plans reading it drop it (an anti-join with it, a union branch, a join that adds
+    nothing) instead of scanning their other inputs for nothing."""
+    return (f"SELECT 1 AS hit FROM {ident(view)} LIMIT 1",
+            f"CREATE OR REPLACE TEMPORARY VIEW {ident(view)} AS "
+            f"SELECT * FROM {ident(view)} LIMIT 0")
+
+
 def news_sql() -> str:
     """A row when the candidates hold something not retracted yet: the pass found new
     triggers (the candidates contain every retracted cell, so an empty difference is the

@@ -14,6 +14,7 @@ from clinker_sql import __version__
 from clinker_sql.codegen import sink as T
 from clinker_sql.codegen.dlq import TRIGGERS_VIEW
 from clinker_sql.codegen.empty_dlq import AFTER_WRITES
+from clinker_sql.codegen.materialize import FAILURES
 from clinker_sql.codegen.plan import Compiled, Statement
 from clinker_sql.codegen.prune import UNREAD
 from clinker_sql.diagnostics import EXIT_DLQ, EXIT_EVAL, EXIT_IO, EXIT_OK, Diagnostic, fail
@@ -214,11 +215,15 @@ def _scratch_dir(executor: Executor) -> str:
 def _checkpoint(executor: Executor, stmt: Statement, timings: list, scratch: str,
                 suffix: str = "") -> None:
     """Materialize a view that many later statements read, so that Spark plans it once."""
-    from clinker_sql.codegen.retraction import checkpoint_statements
+    from clinker_sql.codegen.retraction import checkpoint_statements, empty_copy_statements
 
     start = time.perf_counter()
     for sql in checkpoint_statements(stmt.name, scratch, suffix):
         executor.execute(sql)
+    if stmt.meta.get(FAILURES):  # usually few rows, none in a clean run
+        probe, empty = empty_copy_statements(stmt.name)
+        if next(iter(executor.query(probe)), None) is None:
+            executor.execute(empty)
     timings.append({"node": stmt.node, "name": stmt.name, "kind": "checkpoint",
                     "seconds": round(time.perf_counter() - start, 4)})
 
