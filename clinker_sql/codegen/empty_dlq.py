@@ -55,8 +55,18 @@ def plan_empty_dlq(statements: list[Statement], error_views: list[str]
     # a copy the writes need, directly or to make another copy they need, is made first
     first = _upstream(writes + [r for s in statements if s.kind == "check" for r in s.reads],
                       defs, set())
-    out = [replace(s, meta={**s.meta, AFTER_WRITES: True})
-           if s.kind == "checkpoint" and s.name not in first else s for s in statements]
+    watched = ", ".join(witnesses)
+    out = []
+    for s in statements:
+        if s.kind == "checkpoint" and s.name not in first:
+            s = replace(s, meta={**s.meta, AFTER_WRITES: True}, header=(
+                f"{s.header}; made after the writes, and only when they met a row that "
+                f"fails in {watched} (codegen/empty_dlq.py)"))
+        elif s.kind == "report":
+            s = replace(s, header=(f"{s.header}, after the writes: they count the rows that "
+                                   f"fail in {watched}, and with none the DLQ is empty and "
+                                   "not computed (codegen/empty_dlq.py)"))
+        out.append(s)
     return out, witnesses
 
 
