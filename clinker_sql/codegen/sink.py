@@ -174,14 +174,16 @@ _CELL_ALPHABET = {
 
 def csv_cell(value: exp.Expression, delimiter: str, kind: str = "string") -> exp.Expression:
     """RFC 4180 quoting as Rust's csv crate does it (quote only when needed). A value whose
-    type never prints the delimiter skips the test (a regex match per cell and row)."""
+    type never prints the delimiter skips the test. The test is one `contains` per special
+    character: a byte search, where a regex class was a match per cell and row (the write
+    of 1M nine-column lines: 4.9 -> 4.5 s)."""
     if not set(delimiter) & set(_CELL_ALPHABET.get(kind, delimiter)):
         return S.fn("coalesce", value, S.string(""))
-    klass = "[" + ("\\" + delimiter if not delimiter.isalnum() else delimiter) + '"\\r\\n]'
+    special = list(dict.fromkeys(list(delimiter) + ['"', "\n", "\r"]))
+    needs_quotes = S.or_(*[S.fn("contains", value.copy(), S.string(c)) for c in special])
     quoted = S.fn("concat", S.string('"'), S.fn("replace", value, S.string('"'), S.string('""')),
                   S.string('"'))
-    return S.case([(S.is_null(value), S.string("")),
-                   (exp.RegexpLike(this=value, expression=S.string(klass)), quoted)], value)
+    return S.case([(S.is_null(value), S.string("")), (needs_quotes, quoted)], value)
 
 
 def csv_line(columns: list[tuple[str, exp.Expression, CxlType]], delimiter: str
