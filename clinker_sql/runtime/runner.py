@@ -69,85 +69,110 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
     if prepare is not None:
         compiled = prepare(compiled, base)
     preflight(compiled, base, getattr(executor, "keeps_tables", False))
-    timings: list[dict[str, Any]] = _Timings(progress)
-    writes = [s for s in compiled.statements if s.kind == "write"]
-    stagings = [base / s.meta["staging"] for s in writes if "staging" in s.meta]
-    tables = [s for s in writes if s.meta.get("format") == "table"]
-    pending: list[outputs.PendingOutput] = []
-    scratch = _scratch_dir(executor)
-    observe = getattr(executor, "observe", None)  # codegen/written.py, codegen/empty_dlq.py
-    # the writes go first and tell whether the DLQ is empty (codegen/empty_dlq.py)
-    writes_first = bool(compiled.dlq_witnesses) and observe is not None
-    deferred: list[Statement] = []  # checkpoints only the DLQ needs
+    run = _Run(compiled, executor, base, _Timings(progress), progress)
     try:
-        views = _Views(executor, timings, scratch)
-        for stmt in compiled.statements:
+        run.define()
+        run.check()
+        counts = run.write()
+        _swap_tables(executor, run.tables)  # before the files: a failed swap leaves them
+        outputs.commit(run.pending)
+    except StatementFailed as exc:
+        run.discard()
+        raise _engine_failure(exc, compiled) from None
+    except BaseException:
+        run.discard()
+        raise
+    finally:
+        shutil.rmtree(run.views.scratch, ignore_errors=True)
+    return _result(compiled, counts, run.timings)
+
+
+class _Run:
+    """One run of a compiled pipeline: its views, then its checks, then its writes."""
+
+    def __init__(self, compiled: Compiled, executor: Executor, base: Path, timings: list,
+                 progress) -> None:
+        self.compiled, self.executor, self.base = compiled, executor, base
+        self.timings, self.progress = timings, progress
+        self.writes = [s for s in compiled.statements if s.kind == "write"]
+        self.tables = [s for s in self.writes if s.meta.get("format") == "table"]
+        self.pending: list[outputs.PendingOutput] = []
+        self.views = _Views(executor, timings, _scratch_dir(executor))
+        self.observe = getattr(executor, "observe", None)  # codegen/written.py, empty_dlq.py
+        # the writes go first and tell whether the DLQ is empty (codegen/empty_dlq.py)
+        self.writes_first = bool(compiled.dlq_witnesses) and self.observe is not None
+        self.deferred: list[Statement] = []  # checkpoints only the DLQ needs
+
+    def define(self) -> None:
+        for stmt in self.compiled.statements:
             if stmt.meta.get(UNREAD):  # kept for review; nothing in the run reads it
                 continue
             if stmt.kind == "setup":
-                _timed(executor, stmt, timings, progress)
+                _timed(self.executor, stmt, self.timings, self.progress)
             elif stmt.kind == "view":
-                _timed(executor, stmt, timings, progress)
-                views.defined(stmt)
+                _timed(self.executor, stmt, self.timings, self.progress)
+                self.views.defined(stmt)
             elif stmt.kind == "fixpoint":
-                _iterate(views, stmt)
-            elif stmt.kind == "checkpoint" and writes_first and stmt.meta.get(AFTER_WRITES):
-                deferred.append(stmt)
+                _iterate(self.views, stmt)
+            elif stmt.kind == "checkpoint" and self.writes_first and \
+                    stmt.meta.get(AFTER_WRITES):
+                self.deferred.append(stmt)
             elif stmt.kind == "checkpoint":
-                views.checkpoint(stmt.name)
-        for stmt in compiled.statements:  # coded checks, e.g. combine on_miss: error (E319)
+                self.views.checkpoint(stmt.name)
+
+    def check(self) -> None:
+        """Coded checks (e.g. combine on_miss: error, E319), then fail_fast's."""
+        for stmt in self.compiled.statements:
             if stmt.kind == "check" and stmt.meta.get("code"):
-                hit = next(iter(executor.query(stmt.sql)), None)
+                hit = next(iter(self.executor.query(stmt.sql)), None)
                 if hit is not None:
                     raise fail(stmt.meta["code"], str(hit["detail"]))
-        if compiled.strategy == "fail_fast":
-            check = next(s for s in compiled.statements
+        if self.compiled.strategy == "fail_fast":
+            check = next(s for s in self.compiled.statements
                          if s.kind == "check" and not s.meta.get("code"))
-            first = next(iter(executor.query(check.sql)), None)
+            first = next(iter(self.executor.query(check.sql)), None)
             if first is not None:
                 raise _fail_fast(first)
+
+    def write(self) -> dict[str, Any]:
+        """Every write; the report before them, or after the outputs when they tell whether
+        the DLQ is empty. Returns the run's counts."""
+        executor, compiled = self.executor, self.compiled
         report = next(s for s in compiled.statements if s.kind == "report")
         witnesses = []  # the failing rows each witness view meets, counted by the writes
-        for view, condition in compiled.dlq_witnesses.items() if writes_first else ():
-            witnesses.append(observe(view, {"failing": f"count_if({condition})"}))
-            views.observed(view)
-        counts = None if writes_first else _report(executor, report, timings)
-        written = next((s for s in compiled.statements if s.kind == "written"), None)
+        for view, condition in compiled.dlq_witnesses.items() if self.writes_first else ():
+            witnesses.append(self.observe(view, {"failing": f"count_if({condition})"}))
+            self.views.observed(view)
+        counts = None if self.writes_first else _report(executor, report, self.timings)
         watched: list = []
-        for stmt in writes:
+        for stmt in self.writes:
             if stmt.meta.get("dlq") and counts is None:
-                _dlq_after_writes(views, witnesses, deferred)
-                counts = _report(executor, report, timings)
+                _dlq_after_writes(self.views, witnesses, self.deferred)
+                counts = _report(executor, report, self.timings)
             if stmt.meta.get("dlq") and not _dlq_variant(stmt, counts):
                 continue
-            if observe is not None and "observe" in stmt.meta:
-                watched.append(observe(stmt.meta["observe"]["view"],
-                                       stmt.meta["observe"]["counts"]))
+            if self.observe is not None and "observe" in stmt.meta:
+                watched.append(self.observe(stmt.meta["observe"]["view"],
+                                            stmt.meta["observe"]["counts"]))
             if stmt.meta.get("format") == "table":
                 for sql in T.table_prepare_statements(stmt.meta):
                     executor.execute(sql)
-                _timed(executor, stmt, timings, progress)
-                continue
-            _timed(executor, stmt, timings, progress)
-            pending.append(outputs.assemble(stmt.meta, base))
+            _timed(executor, stmt, self.timings, self.progress)
+            if stmt.meta.get("format") != "table":
+                self.pending.append(outputs.assemble(stmt.meta, self.base))
         if counts is None:  # no DLQ write (no dlq path)
-            _dlq_after_writes(views, witnesses, deferred)
-            counts = _report(executor, report, timings)
+            _dlq_after_writes(self.views, witnesses, self.deferred)
+            counts = _report(executor, report, self.timings)
+        written = next((s for s in compiled.statements if s.kind == "written"), None)
         if written is not None:
-            counts = {**counts, **_written_counts(executor, written, watched, compiled, timings)}
-        _swap_tables(executor, tables)  # before the files: a failed swap leaves them as they were
-        outputs.commit(pending)
-    except StatementFailed as exc:
-        outputs.discard(pending, stagings)
-        _discard_tables(executor, tables)
-        raise _engine_failure(exc, compiled) from None
-    except BaseException:
-        outputs.discard(pending, stagings)
-        _discard_tables(executor, tables)
-        raise
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    return _result(compiled, counts, timings)
+            counts = {**counts, **_written_counts(executor, written, watched, compiled,
+                                                  self.timings)}
+        return counts
+
+    def discard(self) -> None:
+        outputs.discard(self.pending, [self.base / s.meta["staging"] for s in self.writes
+                                       if "staging" in s.meta])
+        _discard_tables(self.executor, self.tables)
 
 
 def _report(executor: Executor, report: Statement, timings: list) -> dict[str, Any]:
