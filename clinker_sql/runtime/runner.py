@@ -118,7 +118,7 @@ class _Run:
                     stmt.meta.get(AFTER_WRITES):
                 self.deferred.append(stmt)
             elif stmt.kind == "checkpoint":
-                self.views.checkpoint(stmt.name)
+                self.views.checkpoint(stmt.name, failures=bool(stmt.meta.get(FAILURES)))
 
     def check(self) -> None:
         """Coded checks (e.g. combine on_miss: error, E319), then fail_fast's."""
@@ -192,7 +192,7 @@ def _dlq_after_writes(views: _Views, witnesses: list, deferred: list[Statement])
         views.emptied(TRIGGERS_VIEW)
         return
     for stmt in deferred:
-        views.checkpoint(stmt.name)
+        views.checkpoint(stmt.name, failures=bool(stmt.meta.get(FAILURES)))
 
 
 def _swap_tables(executor: Executor, tables: list[Statement]) -> None:
@@ -237,19 +237,20 @@ def _scratch_dir(executor: Executor) -> str:
     return tempfile.mkdtemp(prefix="clinker-sql-run-", dir=root)
 
 
-def _checkpoint(executor: Executor, stmt: Statement, timings: list, scratch: str,
+def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str,
                 suffix: str = "") -> None:
     """Materialize a view that many later statements read, so that Spark plans it once."""
     from clinker_sql.codegen.retraction import checkpoint_statements, empty_copy_statements
 
     start = time.perf_counter()
-    for sql in checkpoint_statements(stmt.name, scratch, suffix):
+    name = view.stmt.name
+    for sql in checkpoint_statements(name, scratch, suffix):
         executor.execute(sql)
-    if stmt.meta.get(FAILURES):  # usually few rows, none in a clean run
-        probe, empty = empty_copy_statements(stmt.name)
+    if view.failures:  # usually few rows, none in a clean run
+        probe, empty = empty_copy_statements(name)
         if next(iter(executor.query(probe)), None) is None:
             executor.execute(empty)
-    timings.append({"node": stmt.node, "name": stmt.name, "kind": "checkpoint",
+    timings.append({"node": view.stmt.node, "name": name, "kind": "checkpoint",
                     "seconds": round(time.perf_counter() - start, 4)})
 
 
@@ -258,6 +259,7 @@ class _View:
     stmt: Statement  # its definition
     materialized: bool = False  # redefined over a copy (a checkpoint)
     replaced: bool = False  # redefined by the runner (a retraction snapshot): never replayed
+    failures: bool = False  # a copy of failures: an empty one is planned as empty
 
 
 class _Views:
@@ -280,11 +282,12 @@ class _Views:
         if again:  # a new definition: its readers read it from now on
             self._refresh({stmt.name}, rows_changed=True)
 
-    def checkpoint(self, name: str, suffix: str = "") -> None:
+    def checkpoint(self, name: str, suffix: str = "", failures: bool = False) -> None:
         """Materialize a view; the views defined before that read it read the copy from
-        now on (same rows, a flat plan)."""
+        now on (same rows, a flat plan). `failures`: see materialize.checkpoint."""
         view = self.views[name]
-        _checkpoint(self.executor, view.stmt, self.timings, self.scratch, suffix)
+        view.failures = view.failures or failures
+        _checkpoint(self.executor, view, self.timings, self.scratch, suffix)
         view.materialized = True
         self._refresh({name}, rows_changed=False)
 
@@ -314,7 +317,7 @@ class _Views:
                 continue  # its copy reads nothing
             self.executor.execute(view.stmt.sql)
             if view.materialized:
-                _checkpoint(self.executor, view.stmt, self.timings, self.scratch, "next")
+                _checkpoint(self.executor, view, self.timings, self.scratch, "next")
             stale.add(name)
 
 
@@ -330,7 +333,7 @@ def _iterate(views: _Views, fixpoint: Statement) -> int:
 
     executor = views.executor
     for name in fixpoint.reads:
-        views.checkpoint(name)
+        views.checkpoint(name, failures=True)  # the pass's triggers
     k = 0
     start = time.perf_counter()
     while True:

@@ -80,3 +80,24 @@ def test_correlated_outputs_need_the_dlq_first(tmp_path):
     compiled = Project(write_case(tmp_path, text, {}), tmp_path / "target").compile()
     assert compiled.dlq_witnesses == {}
     assert not any(s.meta.get("after_writes") for s in compiled.statements)
+
+
+def _optimized(executor, view: str) -> str:
+    return str(executor.spark.table(f"`{view}`")._jdf.queryExecution().optimizedPlan())
+
+
+def test_an_empty_copy_of_failures_is_planned_as_empty(executor, tmp_path):
+    text = pipeline(source("src", "id, k, x", "k"),
+                    transform("parse", "src", "emit n = x.to_int()"),
+                    sink("out", "parse"), name="correlated_clean")
+    (tmp_path / "clean").mkdir()
+    (tmp_path / "failing").mkdir()
+    clean = run(executor, tmp_path / "clean", text, {"src.csv": "id,k,x\na,1,5\nb,1,2\n"})
+    assert clean.result.counts["dlq"] == 0 and clean.column("out.csv", "n") == ["5", "2"]
+    # no trigger: Spark knows the triggers (and so the dirty groups) hold no row
+    assert "LocalRelation <empty>" in _optimized(executor, "$pipeline.triggers")
+    failing = run(executor, tmp_path / "failing", text,
+                  {"src.csv": "id,k,x\na,1,5\nb,1,oops\nc,2,7\n"})
+    assert failing.column("out.csv", "id") == ["c"]
+    assert dlq(failing) == [("src", "1", "correlated", "false", "correlation_commit"),
+                            ("src", "2", "type_coercion_failure", "true", "transform:parse")]
