@@ -65,6 +65,8 @@ class Measure:
     dlq: int = 0
     written: int = 0
     slowest: list[tuple[str, float]] = field(default_factory=list)
+    # seconds of each statement of the clinker-sql run (kind and name), one per timed run
+    statements: dict[str, list[float]] = field(default_factory=dict)
     equal: bool | None = None
 
     @property
@@ -251,6 +253,12 @@ def measure(bench: Bench, shape: str, rows: int, bad: float, repeat: int,
             m.dlq, m.written = result.counts["dlq"], result.counts["written"]
             m.slowest = sorted(((t["name"], t["seconds"]) for t in result.timings),
                                key=lambda x: -x[1])[:5]
+            seen: dict[str, int] = {}
+            for t in result.timings:  # a statement run twice (a retraction pass) numbered
+                key = f"{t['kind']} {t['name']}"
+                seen[key] = seen.get(key, 0) + 1
+                key += f" #{seen[key]}" if seen[key] > 1 else ""
+                m.statements.setdefault(key, []).append(t["seconds"])
     m.jvm_heap_mb = bench.jvm_heap_mb()
     m.python_rss_mb = rss_mb()
     if check and bad == 0:
@@ -258,6 +266,18 @@ def measure(bench: Bench, shape: str, rows: int, bad: float, repeat: int,
         if not m.equal:
             print(f"  MISMATCH {shape}: {why}", flush=True)
     return m
+
+
+def breakdown(m: Measure, top: int = 12) -> str:
+    """The statements that took longest (median over the timed runs), and what is left."""
+    medians = sorted(((statistics.median(v), k) for k, v in m.statements.items()),
+                     reverse=True)
+    lines = [f"    {s:6.2f}s  {k}" for s, k in medians[:top]]
+    more = medians[top:]
+    lines.append(f"    {sum(s for s, _ in more):6.2f}s  {len(more)} more statements; "
+                 f"{m.clinker_s - sum(s for s, _ in medians):.2f}s outside statements "
+                 "(compile, assembling the outputs)")
+    return "\n".join(lines)
 
 
 def machine() -> str:
@@ -344,6 +364,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--explain", type=Path, default=None,
                     help="write EXPLAIN FORMATTED of each write statement into this folder")
     ap.add_argument("--json", type=Path, default=None, help="also write the results here")
+    ap.add_argument("--breakdown", action="store_true",
+                    help="print where each clinker-sql run spends its time, per statement "
+                         "(median over the timed runs)")
     a = ap.parse_args(argv)
 
     sizes = [parse_size(s) for s in a.sizes.split(",")]
@@ -388,6 +411,8 @@ def main(argv: list[str] | None = None) -> int:
                   flush=True)
             print("    slowest: " + ", ".join(f"{n} {s:.2f}s" for n, s in m.slowest),
                   flush=True)
+            if a.breakdown:
+                print(breakdown(m), flush=True)
     print()
     print(table(results))
     print(scaling(results))
