@@ -7,13 +7,15 @@ not depend on the DLQ (no correlation key, no retraction, `strategy: continue`),
 writes can run first and count, as they go, the rows that would fail
 (`Dataset.observe`); when every count is 0, the DLQ is empty and its pass is skipped.
 
-For each error view the pass looks for a *witness*: a view that the output writes read
-in full, and a condition on its rows, such that no row meeting the condition means no DLQ
+For each error view the pass looks for a *witness*: a view that the output writes (or the
+copies made before them, such as a combine's build side) read in full, and a condition on its rows, such that no row meeting the condition means no DLQ
 entry. An error view is a filter (`SELECT ... FROM x WHERE c`); when the writes do not read
 `x` (a fused chain's failing rows), `x` is itself a filter or a projection of a view `y`,
-and so on: an empty `y WHERE c'` leaves `x` empty, and the error view with it. When some
-error view has no witness (a join, an aggregate on the way), nothing is planned and the
-run computes the DLQ before the writes, as always.
+or `y` joined with others with `y` as the driving side (a combine's failing driver rows
+joined with the build side), and so on: an empty `y WHERE c'` leaves `x` empty, and the
+error view with it. When some error view has no witness (an aggregate or a union on the
+way, a condition the writes do not see), nothing is planned and the run computes the DLQ
+before the writes, as always.
 
 The plan: each witness view with the condition to count (`Compiled.dlq_witnesses`), and
 the checkpoints that only the DLQ needs (`meta["after_writes"]`), which the runner makes
@@ -40,21 +42,28 @@ def plan_empty_dlq(statements: list[Statement], error_views: list[str]
     defs = {s.name: s for s in statements if s.kind == "view"}
     writes = [r for s in statements if s.kind == "write" and not s.meta.get("dlq")
               for r in s.reads]
+    checks = [r for s in statements if s.kind == "check" for r in s.reads]
+    # a copy the writes need, directly or to make another copy they need, is made first
+    first = _upstream(writes + checks, defs, set())
     copied = {s.name for s in statements if s.kind == "checkpoint"}
-    scanned = _upstream(writes, defs, copied)
+    # what the writes and the copies made before them read in full
+    scanned = _upstream(writes, defs, copied) | _upstream(
+        [r for s in statements if s.kind == "checkpoint" and s.name in first
+         for r in defs[s.name].reads if s.name in defs], defs, copied)
     found: dict[str, list[str]] = {}
     for view in error_views:
         witness = _witness(view, defs, scanned)
         if witness is None:
             return statements, {}
+        if witness[1] == "FALSE":  # a filter that keeps nothing (a node that cannot fail)
+            continue
         conditions = found.setdefault(witness[0], [])
         if witness[1] not in conditions:
             conditions.append(witness[1])
+    if set(found) & _upstream(checks, defs, copied):
+        return statements, {}  # a check may stop reading early: its count would be short
     witnesses = {v: " OR ".join(f"({c})" for c in cs) if len(cs) > 1 else cs[0]
                  for v, cs in found.items()}
-    # a copy the writes need, directly or to make another copy they need, is made first
-    first = _upstream(writes + [r for s in statements if s.kind == "check" for r in s.reads],
-                      defs, set())
     watched = ", ".join(witnesses)
     out = []
     for s in statements:
@@ -91,30 +100,50 @@ def _witness(view: str, defs: dict[str, Statement], scanned: set[str]
     condition means no row in `view`, or None."""
     name = view
     while True:
-        shape = _filter_of(defs.get(name))
-        if shape is None or shape[1] is None:
-            return None  # not a filter of one view: no condition to count
+        shape = _rows_of(defs.get(name))
+        if shape is None:
+            return None
         source, where = shape
-        if source in scanned:
-            return source, where
+        if source in scanned:  # a condition to count on it, or no witness
+            return (source, where) if where is not None else None
         name = source  # `name` is empty when no row of `source` meets `where`
 
 
-def _filter_of(stmt: Statement | None) -> tuple[str, str | None] | None:
-    """(the one view it reads, its WHERE condition or None) when the view is rows of one
-    other view, filtered and projected (no join, grouping, distinct or limit)."""
-    if stmt is None or len(stmt.reads) != 1:
+def _rows_of(stmt: Statement | None) -> tuple[str, str | None] | None:
+    """When every row of the view comes from a row of one view it reads: (that view, the
+    condition its rows must meet, or None when there is none to state). A filter or a
+    projection of one view gives its WHERE; a view whose FROM is joined with others (inner,
+    left, semi, anti or cross: no row without a FROM row) gives None (its rows need more
+    than a condition on the FROM rows), as does one whose FROM is a subquery of this shape.
+    No grouping, union or generator; None for any other view."""
+    if stmt is None:
         return None
     tree = sqlglot.parse_one(stmt.sql, read=S.DIALECT)
     query = tree.expression if isinstance(tree, exp.Create) else None
+    found = _driven_by(query)
+    if found is None or found[0] not in stmt.reads:
+        return None
+    return found
+
+
+def _driven_by(query: exp.Expression | None) -> tuple[str, str | None] | None:
     if not isinstance(query, exp.Select) or not isinstance(query.args.get("from_"), exp.From):
         return None
-    if not isinstance(query.args["from_"].this, exp.Table):
-        return None
-    if any(query.args.get(k) for k in ("joins", "group", "having", "distinct", "limit",
-                                       "qualify", "laterals")):
+    if any(query.args.get(k) for k in ("group", "having", "laterals", "with")):
         return None
     if any(not agg.find_ancestor(exp.Window) for agg in query.find_all(exp.AggFunc)):
         return None  # an aggregate makes rows out of none
+    joins = query.args.get("joins") or []
+    if any(j.side not in ("", "LEFT") or j.side == "" and j.kind not in ("", "INNER", "CROSS",
+                                                                           "SEMI", "ANTI")
+           for j in joins):
+        return None  # a right or full join makes rows out of the other side
+    source = query.args["from_"].this
+    if isinstance(source, exp.Subquery):
+        inner = _driven_by(source.this)
+        return (inner[0], None) if inner is not None else None
+    if not isinstance(source, exp.Table) or source.args.get("db"):
+        return None
     where = query.args.get("where")
-    return stmt.reads[0], (S.to_sql(where.this) if where is not None else None)
+    plain = not joins and not query.args.get("distinct") and not query.args.get("limit")
+    return source.name, (S.to_sql(where.this) if where is not None and plain else None)

@@ -112,7 +112,8 @@ class LocalSparkExecutor(Executor):
             deadline = time.monotonic() + wait
             while not done.isCompleted():
                 if time.monotonic() > deadline:
-                    log.warning("no observed counts for %s: counting with a query", view)
+                    if wait > 0:
+                        log.warning("no observed counts for %s", view)
                     return None
                 time.sleep(0.01)
             return dict(observation.get)

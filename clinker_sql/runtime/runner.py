@@ -102,6 +102,8 @@ class _Run:
         # the writes go first and tell whether the DLQ is empty (codegen/empty_dlq.py)
         self.writes_first = bool(compiled.dlq_witnesses) and self.observe is not None
         self.deferred: list[Statement] = []  # checkpoints only the DLQ needs
+        if self.writes_first:  # counted by whatever reads them first, copies or writes
+            self.views.watch(compiled.dlq_witnesses, self.observe)
 
     def define(self) -> None:
         for stmt in self.compiled.statements:
@@ -139,15 +141,11 @@ class _Run:
         the DLQ is empty. Returns the run's counts."""
         executor, compiled = self.executor, self.compiled
         report = next(s for s in compiled.statements if s.kind == "report")
-        witnesses = []  # the failing rows each witness view meets, counted by the writes
-        for view, condition in compiled.dlq_witnesses.items() if self.writes_first else ():
-            witnesses.append(self.observe(view, {"failing": f"count_if({condition})"}))
-            self.views.observed(view)
         counts = None if self.writes_first else _report(executor, report, self.timings)
         watched: list = []
         for stmt in self.writes:
             if stmt.meta.get("dlq") and counts is None:
-                _dlq_after_writes(self.views, witnesses, self.deferred)
+                _dlq_after_writes(self.views, self.deferred)
                 counts = _report(executor, report, self.timings)
             if stmt.meta.get("dlq") and not _dlq_variant(stmt, counts):
                 continue
@@ -161,7 +159,7 @@ class _Run:
             if stmt.meta.get("format") != "table":
                 self.pending.append(outputs.assemble(stmt.meta, self.base))
         if counts is None:  # no DLQ write (no dlq path)
-            _dlq_after_writes(self.views, witnesses, self.deferred)
+            _dlq_after_writes(self.views, self.deferred)
             counts = _report(executor, report, self.timings)
         written = next((s for s in compiled.statements if s.kind == "written"), None)
         if written is not None:
@@ -183,12 +181,12 @@ def _report(executor: Executor, report: Statement, timings: list) -> dict[str, A
     return counts
 
 
-def _dlq_after_writes(views: _Views, witnesses: list, deferred: list[Statement]) -> None:
-    """After the output writes: when they counted no failing row in any witness view, the
-    DLQ is empty and its pass is skipped; otherwise (or when a count did not arrive) the
-    checkpoints only the DLQ needs are made now (codegen/empty_dlq.py)."""
-    counts = [w(wait=WITNESS_WAIT_SECONDS) for w in witnesses]
-    if counts and all(c is not None and not c["failing"] for c in counts):
+def _dlq_after_writes(views: _Views, deferred: list[Statement]) -> None:
+    """After the output writes: when they (and the copies before them) counted no failing
+    row in any witness view, the DLQ is empty and its pass is skipped; otherwise (or when a
+    count did not arrive) the checkpoints only the DLQ needs are made now
+    (codegen/empty_dlq.py)."""
+    if views.failing(WITNESS_WAIT_SECONDS) is False:
         views.emptied(TRIGGERS_VIEW)
         return
     for stmt in deferred:
@@ -275,10 +273,38 @@ class _Views:
     def __init__(self, executor: Executor, timings: list, scratch: str):
         self.executor, self.timings, self.scratch = executor, timings, scratch
         self.views: dict[str, _View] = {}  # in order of first definition
+        self.watched: dict[str, str] = {}  # witness view -> condition (codegen/empty_dlq.py)
+        self.observers: dict[str, list] = {}  # its counts, one per definition
+        self.observe = None
+
+    def watch(self, witnesses: dict[str, str], observe) -> None:
+        """Count the rows meeting each witness's condition in every definition of its view
+        (`Dataset.observe`): the first statement that reads a definition counts them."""
+        self.watched, self.observe = dict(witnesses), observe
+        self.observers = {v: [] for v in witnesses}
+
+    def _observe(self, name: str) -> None:
+        if name in self.watched:
+            self.observers[name].append(
+                self.observe(name, {"failing": f"count_if({self.watched[name]})"}))
+
+    def failing(self, wait: float) -> bool | None:
+        """Whether a witness view met a failing row; None when one reported no count (no
+        statement read it whole, or Spark did not report in time)."""
+        for name, observers in self.observers.items():
+            counts = [c for c in (o(wait=0) for o in observers) if c is not None]
+            if not counts and observers:
+                counts = [c for c in (observers[-1](wait=wait),) if c is not None]
+            if not counts:
+                return None
+            if any(c["failing"] for c in counts):
+                return True
+        return False
 
     def defined(self, stmt: Statement) -> None:
         again = stmt.name in self.views
         self.views[stmt.name] = _View(stmt)
+        self._observe(stmt.name)
         if again:  # a new definition: its readers read it from now on
             self._refresh({stmt.name}, rows_changed=True)
 
@@ -289,11 +315,6 @@ class _Views:
         view.failures = view.failures or failures
         _checkpoint(self.executor, view, self.timings, self.scratch, suffix)
         view.materialized = True
-        self._refresh({name}, rows_changed=False)
-
-    def observed(self, name: str) -> None:
-        """The executor redefined `name` over an observed copy of itself (same rows): the
-        views that read it read that one from now on."""
         self._refresh({name}, rows_changed=False)
 
     def emptied(self, name: str) -> None:
@@ -316,6 +337,7 @@ class _Views:
             if view.materialized and not rows_changed:
                 continue  # its copy reads nothing
             self.executor.execute(view.stmt.sql)
+            self._observe(name)
             if view.materialized:
                 _checkpoint(self.executor, view, self.timings, self.scratch, "next")
             stale.add(name)

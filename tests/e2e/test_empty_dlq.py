@@ -101,3 +101,54 @@ def test_an_empty_copy_of_failures_is_planned_as_empty(executor, tmp_path):
     assert failing.column("out.csv", "id") == ["c"]
     assert dlq(failing) == [("src", "1", "correlated", "false", "correlation_commit"),
                             ("src", "2", "type_coercion_failure", "true", "transform:parse")]
+
+
+# a combine's DLQ joins its failing driver rows again: they are witnessed on the driver
+# (a filter the write reads), the build side's type errors on the copy made before the write
+COMBINE = pipeline(
+    source("orders", "id, cust, amount"),
+    source("customers", "cust, name, tier: int"),
+    """
+  - type: combine
+    name: enriched
+    input:
+      o: orders
+      c: customers
+    config:
+      where: "o.cust == c.cust"
+      match: first
+      on_miss: skip
+      propagate_ck: driver
+      cxl: |
+        emit id = o.id
+        emit name = c.name
+        emit amount_int = o.amount.to_int()
+""",
+    sink("out", "enriched"), name="combined")
+CUSTOMERS = "cust,name,tier\nc1,Ann,1\nc2,Bob,2\n"
+
+
+def test_a_combine_is_witnessed_on_its_driver_and_build_copy(executor, tmp_path):
+    compiled = Project(write_case(tmp_path, COMBINE, {}), tmp_path / "target").compile()
+    assert set(compiled.dlq_witnesses) == {"orders", "customers.rows"}  # orders: no typed column
+    for case in ("clean", "failing", "build"):
+        (tmp_path / case).mkdir()
+    clean = run(executor, tmp_path / "clean", COMBINE,
+                {"orders.csv": "id,cust,amount\n1,c1,5\n2,c2,7\n3,c9,1\n",
+                 "customers.csv": CUSTOMERS})
+    assert clean.result.counts["dlq"] == 0
+    assert clean.column("out.csv", "amount_int") == ["5", "7"]
+    assert "enriched.faults" not in _checkpoints(clean)
+    failing = run(executor, tmp_path / "failing", COMBINE,
+                  {"orders.csv": "id,cust,amount\n1,c1,5\n2,c2,x\n3,c9,1\n",
+                   "customers.csv": CUSTOMERS})
+    assert failing.column("out.csv", "id") == ["1"]
+    assert dlq(failing) == [("orders", "2", "combine_output_row", "true", "combine:enriched"),
+                            ("customers", "2", "combine_output_row", "false",
+                             "combine:enriched")]
+    # the build side's type error is counted by its copy, made before the write
+    build = run(executor, tmp_path / "build", COMBINE,
+                {"orders.csv": "id,cust,amount\n1,c1,5\n2,c2,7\n",
+                 "customers.csv": "cust,name,tier\nc1,Ann,1\nc2,Bob,two\n"})
+    assert build.column("out.csv", "id") == ["1"]
+    assert dlq(build) == [("customers", "2", "type_coercion_failure", "true", "source")]
