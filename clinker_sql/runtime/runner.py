@@ -186,7 +186,9 @@ def _dlq_after_writes(views: _Views, deferred: list[Statement]) -> None:
     row in any witness view, the DLQ is empty and its pass is skipped; otherwise (or when a
     count did not arrive) the checkpoints only the DLQ needs are made now
     (codegen/empty_dlq.py)."""
-    if views.failing(WITNESS_WAIT_SECONDS) is False:
+    failing = views.failing(WITNESS_WAIT_SECONDS)
+    views.unwatch()
+    if failing is False:
         views.emptied(TRIGGERS_VIEW)
         return
     for stmt in deferred:
@@ -287,6 +289,18 @@ class _Views:
         if name in self.watched:
             self.observers[name].append(
                 self.observe(name, {"failing": f"count_if({self.watched[name]})"}))
+
+    def unwatch(self) -> None:
+        """The witness views defined again without their counts, and what reads them: a
+        count stands in Spark's way (no filter or column pruning through it), and the DLQ's
+        pass after the writes needs none."""
+        watched, self.watched = self.watched, {}
+        for name in watched:
+            view = self.views.get(name)
+            if view is None or view.materialized or view.replaced:
+                continue
+            self.executor.execute(view.stmt.sql)
+            self._refresh({name}, rows_changed=False)
 
     def failing(self, wait: float) -> bool | None:
         """Whether a witness view met a failing row; None when one reported no count (no
