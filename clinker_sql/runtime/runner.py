@@ -186,11 +186,10 @@ def _dlq_after_writes(views: _Views, deferred: list[Statement]) -> None:
     row in any witness view, the DLQ is empty and its pass is skipped; otherwise (or when a
     count did not arrive) the checkpoints only the DLQ needs are made now
     (codegen/empty_dlq.py)."""
-    failing = views.failing(WITNESS_WAIT_SECONDS)
-    views.unwatch()
-    if failing is False:
+    if views.failing(WITNESS_WAIT_SECONDS) is False:
         views.emptied(TRIGGERS_VIEW)
         return
+    views.unwatch()  # the DLQ's pass reads the witness views: without the counts
     for stmt in deferred:
         views.checkpoint(stmt.name, failures=bool(stmt.meta.get(FAILURES)))
 
