@@ -51,6 +51,7 @@ from clinker_sql.codegen.materialize import checkpoint
 from clinker_sql.codegen.plan import (
     CK_PREFIX,
     FAN,
+    FAN_TYPE,
     SOURCE_FILE,
     SOURCE_NAME,
     SOURCE_ORDER,

@@ -202,3 +202,30 @@ def test_merge_of_fanned_and_plain_rows(executor, tmp_path):
                                        "more.csv": "id,tags\n3,x;y\n"})
     assert rows(r, "out.csv", "id", "tag") == [("1", "a"), ("1", "b"), ("2", "c"),
                                               ("3", "x;y")]
+
+
+def test_fanned_out_records_drive_a_combine_matching_all(executor, tmp_path):
+    combine = """
+  - type: combine
+    name: labelled
+    input:
+      s: split
+      n: names
+    config:
+      where: "s.tag == n.tag"
+      match: all
+      on_miss: skip
+      propagate_ck: driver
+      cxl: |
+        emit id = s.id
+        emit tag = s.tag
+        emit label = n.label
+"""
+    yaml = HEAD + source("items", "id: int, tags: string") + \
+        transform("split", "items", 'emit each t in tags.split(";") {\n  emit tag = t\n}') + \
+        source("names", "tag, label") + combine + sink("out", "labelled")
+    r = run(executor, tmp_path, yaml, {"items.csv": "id,tags\n1,a;b\n2,c\n",
+                                       "names.csv": "tag,label\na,A1\na,A2\nb,B\n"})
+    assert r.result.exit_code == 0
+    assert sorted(rows(r, "out.csv", "id", "tag", "label")) == \
+        [("1", "a", "A1"), ("1", "a", "A2"), ("1", "b", "B")]
