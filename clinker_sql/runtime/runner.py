@@ -304,7 +304,7 @@ class _Views:
     def failing(self, wait: float) -> bool | None:
         """Whether a witness view met a failing row; None when one reported no count (no
         statement read it whole, or Spark did not report in time)."""
-        for name, observers in self.observers.items():
+        for observers in self.observers.values():
             counts = [c for c in (o(wait=0) for o in observers) if c is not None]
             if not counts and observers:
                 counts = [c for c in (observers[-1](wait=wait),) if c is not None]
