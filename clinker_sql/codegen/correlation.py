@@ -22,6 +22,7 @@ from clinker_sql.cxl.text import to_cell
 
 DIRTY = "$pipeline.ck_dirty"
 MEMBERS = "$pipeline.ck_members"
+BIG = "$pipeline.ck_big"
 OVERFLOW = "$pipeline.ck_overflow"
 COLLATERAL = "$pipeline.ck_collateral"
 
@@ -98,14 +99,20 @@ def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
                       header="correlation: every record that reached a sink"))
 
     limit = ctx.pipeline.error_handling.max_group_buffer
+    ctx.add(Statement("view", None, BIG, render(
+        "ck_big_groups.sql.j2", view=ident(BIG), key_names=Sql(", ".join(
+            ident(k) for k in keys)), members=ident(MEMBERS), has_key=sql(_has_key(keys)),
+        limit=sql(S.small_int(limit))),
+        header=f"correlation: the keys of the groups over max_group_buffer ({limit})"))
+    ctx.add(checkpoint(BIG, None, "the group sizes are counted once for every commit and "
+                       "the collateral entries", failures=True))
     ctx.add(Statement("view", None, OVERFLOW, render(
         "ck_overflow_groups.sql.j2", view=ident(OVERFLOW),
-        keys=Sql(", ".join(f"members.{ident(k)}" for k in keys)), key_names=Sql(", ".join(
-            ident(k) for k in keys)), members=ident(MEMBERS), has_key=sql(_has_key(keys)),
-        limit=sql(S.small_int(limit)),
-        big_match=_match(keys, "big", "members", with_source=False)),
-        header=f"correlation: groups over max_group_buffer ({limit})"))
-    ctx.add(checkpoint(OVERFLOW, None, "the group sizes are counted once for every commit "
+        keys=Sql(", ".join(f"members.{ident(k)}" for k in keys)), members=ident(MEMBERS),
+        big=ident(BIG), big_match=_match(keys, "big", "members", with_source=False)),
+        header=f"correlation: groups over max_group_buffer ({limit}), with their first "
+               "record"))
+    ctx.add(checkpoint(OVERFLOW, None, "the first records are found once for every commit "
                        "and the collateral entries", failures=True))
 
     # A trigger whose key is null is a group of its own source row (Clinker keys its

@@ -8,7 +8,7 @@ from sqlglot import exp
 from clinker_sql.codegen import retraction as R
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
-from clinker_sql.codegen.correlation import COLLATERAL, compile_correlation, lattice
+from clinker_sql.codegen.correlation import COLLATERAL, OVERFLOW, compile_correlation, lattice
 from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER, real_row
 from clinker_sql.codegen.fusion import chain_entries, row_wise
 from clinker_sql.codegen.materialize import checkpoint
@@ -132,7 +132,8 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
     if correlated and ctx.pipeline.error_handling.strategy == "continue":
         # the report and the DLQ write each read it: the collaterals are ranked once
         ctx.add(checkpoint(DLQ_VIEW, None, "the collateral entries are computed once for the "
-                           "report and the DLQ file", failures=True))
+                           "report and the DLQ file", failures=True,
+                           empty_unless=(TRIGGERS_VIEW, OVERFLOW)))
     if ctx.pipeline.error_handling.strategy == "fail_fast":
         ctx.add(Statement("check", None, "fail_fast", render("fail_fast_check.sql.j2",
                                                              dlq=ident(TRIGGERS_VIEW)),

@@ -40,6 +40,7 @@ SEGMENT_BOUNDARIES = (".eval", ".final")
 # the copy (benchmarks, 2 cores: 3-14% faster without the copy at 2-6 scans).
 MAX_PARSES = 6
 FAILURES = "failures"  # Statement.meta of a checkpoint of failures (see checkpoint)
+EMPTY_UNLESS = "empty_unless"  # Statement.meta: views without which it has no row
 
 
 @dataclass
@@ -278,17 +279,28 @@ def _checkpoint(view: str, node: str | None, before: Statement | None,
     return checkpoint(view, node, why)
 
 
-def checkpoint(view: str, node: str | None, why: str | None, failures: bool = False
-               ) -> Statement:
+def checkpoint(view: str, node: str | None, why: str | None, failures: bool = False,
+               empty_unless: tuple[str, ...] = ()) -> Statement:
     """A statement that makes the runner write `view` as Parquet in its scratch folder and
     redefine the view over that copy; `why` goes into the header (a choice made for speed).
 
     `failures`: the view holds failures (few rows, none in a clean run). When the copy is
     empty the runner defines the view as an empty relation, which Spark prunes from every
-    plan that reads it: joins with it, filters on what it would add (runtime/runner.py)."""
+    plan that reads it: joins with it, filters on what it would add (runtime/runner.py).
+
+    `empty_unless`: views the copy has no row without (the DLQ's collaterals exist only
+    for dirty or overflowing groups). When the runner found each of them empty, it defines
+    the view as empty instead of running the copy: Spark's optimizer does not always see it
+    (a filter that became `... AND false` after the empty joins were removed still scans)."""
+    meta: dict = {FAILURES: True} if failures else {}
+    if empty_unless:
+        meta[EMPTY_UNLESS] = list(empty_unless)
+    text = f"-- the runner materializes {view} as Parquet in its scratch folder and " \
+           "redefines the view over it, so that the statements below plan it once"
+    if empty_unless:
+        text += f"\n-- it has no row when {', '.join(empty_unless)} have none: then the " \
+                "runner defines it as empty and makes no copy"
     return Statement(
-        "checkpoint", node, view,
-        f"-- the runner materializes {view} as Parquet in its scratch folder and redefines "
-        "the view over it, so that the statements below plan it once",
+        "checkpoint", node, view, text,
         header=f"checkpoint {view}: chosen for speed, {why}" if why else f"checkpoint {view}",
-        meta={FAILURES: True} if failures else {}, reads=(view,))
+        meta=meta, reads=(view,))

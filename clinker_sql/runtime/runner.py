@@ -14,7 +14,7 @@ from clinker_sql import __version__
 from clinker_sql.codegen import sink as T
 from clinker_sql.codegen.dlq import TRIGGERS_VIEW
 from clinker_sql.codegen.empty_dlq import AFTER_WRITES
-from clinker_sql.codegen.materialize import FAILURES
+from clinker_sql.codegen.materialize import EMPTY_UNLESS, FAILURES
 from clinker_sql.codegen.plan import Compiled, Statement
 from clinker_sql.codegen.prune import UNREAD
 from clinker_sql.diagnostics import EXIT_DLQ, EXIT_EVAL, EXIT_IO, EXIT_OK, Diagnostic, fail
@@ -120,7 +120,8 @@ class _Run:
                     stmt.meta.get(AFTER_WRITES):
                 self.deferred.append(stmt)
             elif stmt.kind == "checkpoint":
-                self.views.checkpoint(stmt.name, failures=bool(stmt.meta.get(FAILURES)))
+                self.views.checkpoint(stmt.name, failures=bool(stmt.meta.get(FAILURES)),
+                                      stmt=stmt)
 
     def check(self) -> None:
         """Coded checks (e.g. combine on_miss: error, E319), then fail_fast's."""
@@ -191,7 +192,7 @@ def _dlq_after_writes(views: _Views, deferred: list[Statement]) -> None:
         return
     views.unwatch()  # the DLQ's pass reads the witness views: without the counts
     for stmt in deferred:
-        views.checkpoint(stmt.name, failures=bool(stmt.meta.get(FAILURES)))
+        views.checkpoint(stmt.name, failures=bool(stmt.meta.get(FAILURES)), stmt=stmt)
 
 
 def _swap_tables(executor: Executor, tables: list[Statement]) -> None:
@@ -237,20 +238,48 @@ def _scratch_dir(executor: Executor) -> str:
 
 
 def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str,
-                suffix: str = "") -> None:
-    """Materialize a view that many later statements read, so that Spark plans it once."""
+                suffix: str = "", empty: set[str] | None = None) -> None:
+    """Materialize a view that many later statements read, so that Spark plans it once.
+
+    `empty`: the views known to have no row (copies found empty). A view that has no row
+    without them (`EMPTY_UNLESS`), or a copy of failures that Spark's optimizer already
+    proved empty, is defined as empty instead: no job runs for it. A copy of failures found empty joins
+    `empty`."""
     from clinker_sql.codegen.retraction import checkpoint_statements, empty_copy_statements
 
     start = time.perf_counter()
     name = view.stmt.name
+    known = empty if empty is not None else set()
+    known.discard(name)
+    needs = view.checkpoint.meta.get(EMPTY_UNLESS) if view.checkpoint is not None else None
+    # asked only of copies expected to be empty: optimizing a large plan takes time
+    planned = getattr(executor, "planned_empty", None) if view.failures else None
+    if (needs and known.issuperset(needs)) or (planned is not None and planned(name)):
+        _define_empty(executor, name)
+        known.add(name)
+        timings.append({"node": view.stmt.node, "name": name, "kind": "checkpoint",
+                        "seconds": round(time.perf_counter() - start, 4), "empty": True})
+        return
     for sql in checkpoint_statements(name, scratch, suffix):
         executor.execute(sql)
     if view.failures:  # usually few rows, none in a clean run
-        probe, empty = empty_copy_statements(name)
+        probe, empty_sql = empty_copy_statements(name)
         if next(iter(executor.query(probe)), None) is None:
-            executor.execute(empty)
+            executor.execute(empty_sql)
+            known.add(name)
     timings.append({"node": view.stmt.node, "name": name, "kind": "checkpoint",
                     "seconds": round(time.perf_counter() - start, 4)})
+
+
+def _define_empty(executor: Executor, name: str) -> None:
+    """`name` redefined with its columns and no row, a relation Spark knows is empty."""
+    empty = getattr(executor, "empty", None)
+    if empty is not None:
+        empty(name)
+        return
+    from clinker_sql.codegen.retraction import empty_copy_statements
+
+    executor.execute(empty_copy_statements(name)[1])
 
 
 @dataclass
@@ -259,6 +288,7 @@ class _View:
     materialized: bool = False  # redefined over a copy (a checkpoint)
     replaced: bool = False  # redefined by the runner (a retraction snapshot): never replayed
     failures: bool = False  # a copy of failures: an empty one is planned as empty
+    checkpoint: Statement | None = None  # the statement that materialized it
 
 
 class _Views:
@@ -277,6 +307,7 @@ class _Views:
         self.watched: dict[str, str] = {}  # witness view -> condition (codegen/empty_dlq.py)
         self.observers: dict[str, list] = {}  # its counts, one per definition
         self.observe = None
+        self.empty: set[str] = set()  # views known to have no row (see _checkpoint)
 
     def watch(self, witnesses: dict[str, str], observe) -> None:
         """Count the rows meeting each witness's condition in every definition of its view
@@ -317,22 +348,27 @@ class _Views:
     def defined(self, stmt: Statement) -> None:
         again = stmt.name in self.views
         self.views[stmt.name] = _View(stmt)
+        self.empty.discard(stmt.name)
         self._observe(stmt.name)
         if again:  # a new definition: its readers read it from now on
             self._refresh({stmt.name}, rows_changed=True)
 
-    def checkpoint(self, name: str, suffix: str = "", failures: bool = False) -> None:
+    def checkpoint(self, name: str, suffix: str = "", failures: bool = False,
+                   stmt: Statement | None = None) -> None:
         """Materialize a view; the views defined before that read it read the copy from
-        now on (same rows, a flat plan). `failures`: see materialize.checkpoint."""
+        now on (same rows, a flat plan). `failures`: see materialize.checkpoint; `stmt`,
+        the checkpoint statement (its `EMPTY_UNLESS`)."""
         view = self.views[name]
         view.failures = view.failures or failures
-        _checkpoint(self.executor, view, self.timings, self.scratch, suffix)
+        view.checkpoint = stmt or view.checkpoint
+        _checkpoint(self.executor, view, self.timings, self.scratch, suffix, self.empty)
         view.materialized = True
         self._refresh({name}, rows_changed=False)
 
     def emptied(self, name: str) -> None:
         """No row: `name` is redefined as empty, and what reads it is computed again."""
         self.executor.empty(name)
+        self.empty.add(name)
         self.views[name].replaced = True
         self._refresh({name}, rows_changed=True)
 
@@ -341,6 +377,7 @@ class _Views:
         that depends on them is computed again."""
         for name in names:
             self.views[name].replaced = True
+            self.empty.discard(name)
         self._refresh(set(names), rows_changed=True)
 
     def _refresh(self, stale: set[str], rows_changed: bool) -> None:
@@ -350,9 +387,11 @@ class _Views:
             if view.materialized and not rows_changed:
                 continue  # its copy reads nothing
             self.executor.execute(view.stmt.sql)
+            self.empty.discard(name)
             self._observe(name)
             if view.materialized:
-                _checkpoint(self.executor, view, self.timings, self.scratch, "next")
+                _checkpoint(self.executor, view, self.timings, self.scratch, "next",
+                            self.empty)
             stale.add(name)
 
 

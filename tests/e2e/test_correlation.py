@@ -156,3 +156,19 @@ def test_filtered_rows_are_counted_as_removed(executor, tmp_path):
     })
     assert r.column("out.csv", "id") == ["r3"]
     accounted(r, "s", written=1, triggers=1, collaterals=1, removed=1)
+
+
+def test_a_clean_correlated_run_copies_no_empty_dlq_or_overflow(executor, tmp_path):
+    """No trigger and no group over the limit: the runner knows the collaterals, the
+    overflow's first records and the DLQ have no row, and runs no job to copy them."""
+    r = run(executor, tmp_path, yaml(
+        source("s", "id, grp, amt", "grp"),
+        transform("calc", "s", "emit id = id\nemit n = amt.to_int()"),
+        sink("out", "calc"), extra="max_group_buffer: 3"), {
+        "s.csv": "id,grp,amt\nr1,G1,1\nr2,G2,2\nr3,G1,3\n"})
+    assert r.column("out.csv", "id") == ["r1", "r2", "r3"] and dlq(r) == []
+    copies = {t["name"]: t.get("empty", False) for t in r.result.timings
+              if t["kind"] == "checkpoint"}
+    assert copies["$pipeline.ck_big"] is False  # counted: the groups' sizes are not known
+    assert copies["$pipeline.ck_overflow"] is True and copies["$pipeline.dlq"] is True
+    accounted(r, "s", written=3, triggers=0, collaterals=0)
