@@ -88,6 +88,7 @@ def manifest(compiled: Compiled, contents: dict[str, str]) -> dict:
         # views the writes read, with the condition of a failing row: counted during the
         # writes, they tell a local run whether the DLQ is empty (codegen/empty_dlq.py)
         "dlq_witnesses": compiled.dlq_witnesses,
+        "dlq_witnessed": compiled.dlq_witnessed,
     }
 
 

@@ -99,8 +99,8 @@ def compile_pipeline(p: m.Pipeline) -> Compiled:
         # the outputs do not depend on the DLQ: the writes may run first and tell whether
         # it is empty (codegen/empty_dlq.py)
         triggers = next(s for s in compiled.statements if s.name == TRIGGERS_VIEW)
-        compiled.statements, compiled.dlq_witnesses = plan_empty_dlq(
-            compiled.statements, list(triggers.reads))
+        compiled.statements, compiled.dlq_witnesses, compiled.dlq_witnessed = \
+            plan_empty_dlq(compiled.statements, list(triggers.reads))
     # for explain, lineage and the file headers: what each node (or route branch) offers
     compiled.relations = {f"{n}.{port}" if port else n: r
                           for (n, port), r in ctx.relations.items()}

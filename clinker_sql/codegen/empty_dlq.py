@@ -17,9 +17,13 @@ error view with it. When some error view has no witness (an aggregate or a union
 way, a condition the writes do not see), nothing is planned and the run computes the DLQ
 before the writes, as always.
 
-The plan: each witness view with the condition to count (`Compiled.dlq_witnesses`), and
-the checkpoints that only the DLQ needs (`meta["after_writes"]`), which the runner makes
-after the writes, or not at all when the DLQ is empty (runtime/runner.py).
+The plan: each witness view with the condition to count (`Compiled.dlq_witnesses`), each
+error view's own witness (`Compiled.dlq_witnessed`), and the checkpoints that only the DLQ
+needs (`meta["after_writes"]`), which the runner makes after the writes, or not at all when
+the DLQ is empty (runtime/runner.py). When some error views met rows and others did not,
+the runner defines the others as empty before the DLQ's pass, so that the pass computes
+only the error views that have entries (a combine's faults without a scan of the driver's
+source for type errors, a source's type errors without a window's shuffle).
 """
 
 from __future__ import annotations
@@ -36,9 +40,11 @@ AFTER_WRITES = "after_writes"
 
 
 def plan_empty_dlq(statements: list[Statement], error_views: list[str]
-                   ) -> tuple[list[Statement], dict[str, str]]:
-    """The statements (DLQ-only checkpoints marked) and the witnesses: view -> condition
-    (SQL over the view's columns). No witnesses: the statements are returned as they are."""
+                   ) -> tuple[list[Statement], dict[str, str], dict[str, list[str]]]:
+    """The statements (DLQ-only checkpoints marked), the witnesses (view -> condition, SQL
+    over the view's columns) and each witnessed error view's own (witness view, condition):
+    when only some error views meet rows, the runner computes only those. No witnesses:
+    the statements are returned as they are."""
     defs = {s.name: s for s in statements if s.kind == "view"}
     writes = [r for s in statements if s.kind == "write" and not s.meta.get("dlq")
               for r in s.reads]
@@ -51,17 +57,19 @@ def plan_empty_dlq(statements: list[Statement], error_views: list[str]
         [r for s in statements if s.kind == "checkpoint" and s.name in first
          for r in defs[s.name].reads if s.name in defs], defs, copied)
     found: dict[str, list[str]] = {}
+    witnessed: dict[str, list[str]] = {}
     for view in error_views:
         witness = _witness(view, defs, scanned)
         if witness is None:
-            return statements, {}
+            return statements, {}, {}
         if witness[1] == "FALSE":  # a filter that keeps nothing (a node that cannot fail)
             continue
+        witnessed[view] = list(witness)
         conditions = found.setdefault(witness[0], [])
         if witness[1] not in conditions:
             conditions.append(witness[1])
     if set(found) & _upstream(checks, defs, copied):
-        return statements, {}  # a check may stop reading early: its count would be short
+        return statements, {}, {}  # a check may stop reading early: its count is short
     witnesses = {v: " OR ".join(f"({c})" for c in cs) if len(cs) > 1 else cs[0]
                  for v, cs in found.items()}
     watched = ", ".join(witnesses)
@@ -76,7 +84,7 @@ def plan_empty_dlq(statements: list[Statement], error_views: list[str]
                                    f"fail in {watched}, and with none the DLQ is empty and "
                                    "not computed (codegen/empty_dlq.py)"))
         out.append(s)
-    return out, witnesses
+    return out, witnesses, witnessed
 
 
 def _upstream(reads: list[str], defs: dict[str, Statement], copied: set[str]) -> set[str]:

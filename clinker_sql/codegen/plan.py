@@ -101,6 +101,9 @@ class Compiled:
     # views the output writes read, with the condition of a row that makes a DLQ entry:
     # counted during the writes, they tell whether the DLQ is empty (codegen/empty_dlq.py)
     dlq_witnesses: dict[str, str] = field(default_factory=dict)
+    # error view -> [its witness view, its condition]: the error views a run computes are
+    # those whose condition met a row
+    dlq_witnessed: dict[str, list[str]] = field(default_factory=dict)
 
     def add(self, stmt: Statement) -> None:
         self.statements.append(stmt)

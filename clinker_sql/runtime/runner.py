@@ -103,7 +103,7 @@ class _Run:
         self.writes_first = bool(compiled.dlq_witnesses) and self.observe is not None
         self.deferred: list[Statement] = []  # checkpoints only the DLQ needs
         if self.writes_first:  # counted by whatever reads them first, copies or writes
-            self.views.watch(compiled.dlq_witnesses, self.observe)
+            self.views.watch(_conditions(compiled), self.observe)
 
     def define(self) -> None:
         for stmt in self.compiled.statements:
@@ -146,7 +146,7 @@ class _Run:
         watched: list = []
         for stmt in self.writes:
             if stmt.meta.get("dlq") and counts is None:
-                _dlq_after_writes(self.views, self.deferred)
+                _dlq_after_writes(self.views, self.deferred, compiled.dlq_witnessed)
                 counts = _report(executor, report, self.timings)
             if stmt.meta.get("dlq") and not _dlq_variant(stmt, counts):
                 continue
@@ -160,7 +160,7 @@ class _Run:
             if stmt.meta.get("format") != "table":
                 self.pending.append(outputs.assemble(stmt.meta, self.base))
         if counts is None:  # no DLQ write (no dlq path)
-            _dlq_after_writes(self.views, self.deferred)
+            _dlq_after_writes(self.views, self.deferred, compiled.dlq_witnessed)
             counts = _report(executor, report, self.timings)
         written = next((s for s in compiled.statements if s.kind == "written"), None)
         if written is not None:
@@ -182,17 +182,39 @@ def _report(executor: Executor, report: Statement, timings: list) -> dict[str, A
     return counts
 
 
-def _dlq_after_writes(views: _Views, deferred: list[Statement]) -> None:
+def _conditions(compiled: Compiled) -> dict[str, list[str]]:
+    """Witness view -> the conditions to count on it, one per distinct condition of an
+    error view (codegen/empty_dlq.py)."""
+    out: dict[str, list[str]] = {}
+    for view, condition in compiled.dlq_witnessed.values():
+        if condition not in out.setdefault(view, []):
+            out[view].append(condition)
+    return out
+
+
+def _dlq_after_writes(views: _Views, deferred: list[Statement],
+                      witnessed: dict[str, list[str]]) -> None:
     """After the output writes: when they (and the copies before them) counted no failing
     row in any witness view, the DLQ is empty and its pass is skipped; otherwise (or when a
-    count did not arrive) the checkpoints only the DLQ needs are made now
-    (codegen/empty_dlq.py)."""
+    count did not arrive) the error views whose own condition met no row are defined as
+    empty, and the checkpoints that the others need are made now (codegen/empty_dlq.py)."""
     if views.failing(WITNESS_WAIT_SECONDS) is False:
         views.emptied(TRIGGERS_VIEW)
         return
+    quiet = views.quiet(WITNESS_WAIT_SECONDS)
     views.unwatch()  # the DLQ's pass reads the witness views: without the counts
+    empty = [e for e, (view, cond) in witnessed.items()
+             if (view, cond) in quiet and e in views.views]
+    # a copy that only the emptied error views read is not made
+    unread = views.upstream(empty, stop=set()) - views.upstream(
+        [e for e in witnessed if e not in empty] + [TRIGGERS_VIEW], stop=set(empty))
+    for name in empty:
+        views.emptied(name)
+        views.timings.append({"node": views.views[name].stmt.node, "name": name,
+                              "kind": "empty", "seconds": 0.0})
     for stmt in deferred:
-        views.checkpoint(stmt.name, failures=bool(stmt.meta.get(FAILURES)), stmt=stmt)
+        if stmt.name not in unread:
+            views.checkpoint(stmt.name, failures=bool(stmt.meta.get(FAILURES)), stmt=stmt)
 
 
 def _swap_tables(executor: Executor, tables: list[Statement]) -> None:
@@ -309,16 +331,16 @@ class _Views:
         self.observe = None
         self.empty: set[str] = set()  # views known to have no row (see _checkpoint)
 
-    def watch(self, witnesses: dict[str, str], observe) -> None:
-        """Count the rows meeting each witness's condition in every definition of its view
+    def watch(self, witnesses: dict[str, list[str]], observe) -> None:
+        """Count the rows meeting each witness condition in every definition of its view
         (`Dataset.observe`): the first statement that reads a definition counts them."""
         self.watched, self.observe = dict(witnesses), observe
         self.observers = {v: [] for v in witnesses}
 
     def _observe(self, name: str) -> None:
         if name in self.watched:
-            self.observers[name].append(
-                self.observe(name, {"failing": f"count_if({self.watched[name]})"}))
+            self.observers[name].append(self.observe(name, {
+                f"c{i}": f"count_if({c})" for i, c in enumerate(self.watched[name])}))
 
     def unwatch(self) -> None:
         """The witness views defined again without their counts, and what reads them: a
@@ -332,18 +354,47 @@ class _Views:
             self.executor.execute(view.stmt.sql)
             self._refresh({name}, rows_changed=False)
 
+    def _counts(self, name: str, wait: float) -> list[dict]:
+        """The counts reported for the definitions of a witness view (the last one waited
+        for when none has arrived yet)."""
+        observers = self.observers[name]
+        counts = [c for c in (o(wait=0) for o in observers) if c is not None]
+        if not counts and observers:
+            counts = [c for c in (observers[-1](wait=wait),) if c is not None]
+        return counts
+
     def failing(self, wait: float) -> bool | None:
         """Whether a witness view met a failing row; None when one reported no count (no
         statement read it whole, or Spark did not report in time)."""
-        for observers in self.observers.values():
-            counts = [c for c in (o(wait=0) for o in observers) if c is not None]
-            if not counts and observers:
-                counts = [c for c in (observers[-1](wait=wait),) if c is not None]
+        for name in self.observers:
+            counts = self._counts(name, wait)
             if not counts:
                 return None
-            if any(c["failing"] for c in counts):
+            if any(any(c.values()) for c in counts):
                 return True
         return False
+
+    def quiet(self, wait: float) -> set[tuple[str, str]]:
+        """The (witness view, condition) pairs that met no row in any definition counted."""
+        out: set[tuple[str, str]] = set()
+        for name, conditions in self.watched.items():
+            counts = self._counts(name, wait)
+            for i, condition in enumerate(conditions):
+                if counts and not any(c[f"c{i}"] for c in counts):
+                    out.add((name, condition))
+        return out
+
+    def upstream(self, names: list[str], stop: set[str]) -> set[str]:
+        """The views `names` read, directly or through others, not through `stop`."""
+        seen: set[str] = set()
+        stack = [n for n in names if n not in stop]
+        while stack:
+            name = stack.pop()
+            if name in seen or name not in self.views:
+                continue
+            seen.add(name)
+            stack += [r for r in self.views[name].stmt.reads if r not in stop]
+        return seen
 
     def defined(self, stmt: Statement) -> None:
         again = stmt.name in self.views

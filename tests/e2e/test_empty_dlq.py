@@ -32,6 +32,7 @@ def _checkpoints(r) -> list[str]:
 def test_a_fused_chain_is_witnessed_by_its_carry(tmp_path):
     compiled = Project(write_case(tmp_path, CHAIN, CLEAN), tmp_path / "target").compile()
     assert compiled.dlq_witnesses == {"half.carry": "NOT `$dlq` IS NULL"}
+    assert compiled.dlq_witnessed == {"half.failed": ["half.carry", "NOT `$dlq` IS NULL"]}
     after = [s.name for s in compiled.statements if s.meta.get("after_writes")]
     assert after == ["half.failed", "$pipeline.triggers"]
     # the DLQ reads the chain's entries from its failing rows: the node views are not run
@@ -152,3 +153,28 @@ def test_a_combine_is_witnessed_on_its_driver_and_build_copy(executor, tmp_path)
                  "customers.csv": "cust,name,tier\nc1,Ann,1\nc2,Bob,two\n"})
     assert build.column("out.csv", "id") == ["1"]
     assert dlq(build) == [("customers", "2", "type_coercion_failure", "true", "source")]
+    # only the build side's error view met a row: the driver's faults are not computed
+    assert "enriched.faults" not in _checkpoints(build)
+    assert _emptied(build) and _emptied(failing) and not _emptied(clean)
+
+
+def _emptied(r) -> list[str]:
+    return [t["name"] for t in r.result.timings if t["kind"] == "empty"]
+
+
+def test_only_the_error_views_that_met_rows_are_computed(executor, tmp_path):
+    """A source type error and no window error: the window's error view (a shuffle of every
+    row) is defined as empty before the DLQ's pass; the entries are the same."""
+    compiled = Project(write_case(tmp_path, WINDOW, {}), tmp_path / "target").compile()
+    window_errors = next(e for e, (w, _) in compiled.dlq_witnessed.items() if w == "w.eval")
+    (tmp_path / "source").mkdir()
+    (tmp_path / "window").mkdir()
+    source_only = run(executor, tmp_path / "source", WINDOW,
+                      {"src.csv": "id,grp,v\na,g,5\nb,g,x\nc,h,4\n"})
+    assert dlq(source_only) == [("src", "2", "type_coercion_failure", "true", "source")]
+    assert source_only.column("out.csv", "total") == ["5", "4"]
+    assert _emptied(source_only) == [window_errors]
+    window_only = run(executor, tmp_path / "window", WINDOW,
+                      {"src.csv": "id,grp,v\na,g,5\nb,g,0\nc,h,4\n"})
+    assert dlq(window_only) == [("src", "2", "type_coercion_failure", "true", "transform:w")]
+    assert window_errors not in _emptied(window_only) and len(_emptied(window_only)) == 1
