@@ -196,19 +196,33 @@ def iteration_statements(k: int, scratch: str) -> list[str]:
     ]
 
 
-def checkpoint_statements(view: str, scratch: str, suffix: str = "") -> list[str]:
+# lz4: a copy is read back within the run; it spends ~10% less time than snappy
+# (transform_chain, 1M rows) and stays compressed in the scratch folder
+CHECKPOINT_CODEC = "lz4"
+
+
+def checkpoint_path(view: str, scratch: str, suffix: str = "") -> str:
+    """Where the runner copies `view` in its scratch folder."""
     import hashlib
     import uuid
 
     tag = hashlib.sha1(view.encode()).hexdigest()[:12]
     if suffix:  # a new snapshot of a view redefined in a later pass
         tag += "_" + uuid.uuid4().hex[:8]
-    path = literal(f"{scratch}/checkpoint_{tag}")
-    # lz4: the copy is read back within the run; it spends ~10% less time than snappy
-    # (transform_chain, 1M rows) and stays compressed in the scratch folder
-    return [f"INSERT OVERWRITE DIRECTORY {path} USING parquet OPTIONS ('compression'='lz4') "
-            f"SELECT * FROM {ident(view)}",
-            f"CREATE OR REPLACE TEMPORARY VIEW {ident(view)} USING parquet OPTIONS (path {path})"]
+    return f"{scratch}/checkpoint_{tag}"
+
+
+def checkpoint_statements(view: str, scratch: str, suffix: str = "") -> list[str]:
+    path = checkpoint_path(view, scratch, suffix)
+    return [f"INSERT OVERWRITE DIRECTORY {literal(path)} USING parquet OPTIONS "
+            f"('compression'={literal(CHECKPOINT_CODEC)}) SELECT * FROM {ident(view)}",
+            copy_view_statement(view, path)]
+
+
+def copy_view_statement(view: str, path: str) -> str:
+    """`view` redefined over its copy at `path`."""
+    return f"CREATE OR REPLACE TEMPORARY VIEW {ident(view)} USING parquet OPTIONS " \
+           f"(path {literal(path)})"
 
 
 def empty_copy_statements(view: str) -> tuple[str, str]:

@@ -120,6 +120,31 @@ class LocalSparkExecutor(Executor):
 
         return result
 
+    def copy(self, view: str, path: str, wait: float = 2.0) -> int | None:
+        """Write `view` as Parquet at `path` and redefine it over the copy; returns the rows
+        written, counted while writing (`Dataset.observe`; None when Spark did not report
+        them in time): a copy of failures then needs no query to tell whether it is
+        empty."""
+        from pyspark.sql import Observation
+        from pyspark.sql import functions as F
+
+        from clinker_sql.codegen.retraction import CHECKPOINT_CODEC, copy_view_statement
+
+        observation = Observation(f"clinker-sql-copy-{uuid.uuid4().hex}")
+        try:
+            df = self.spark.table(ident(view)).observe(observation, F.count(F.lit(1)).alias("n"))
+            df.write.mode("overwrite").option("compression", CHECKPOINT_CODEC).parquet(path)
+            self.spark.sql(copy_view_statement(view, path))
+        except Exception as exc:  # noqa: BLE001
+            raise _translate(exc) from None
+        done = observation._jo.future()
+        deadline = time.monotonic() + wait
+        while not done.isCompleted():
+            if time.monotonic() > deadline:
+                return None
+            time.sleep(0.005)
+        return int(observation.get["n"])
+
     def planned_empty(self, view: str) -> bool:
         """Whether Spark's optimizer already proved `view` empty (its optimized plan is an
         empty local relation: a union of empty copies, a filter that is always false): a

@@ -267,7 +267,11 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str,
     without them (`EMPTY_UNLESS`), or a copy of failures that Spark's optimizer already
     proved empty, is defined as empty instead: no job runs for it. A copy of failures found empty joins
     `empty`."""
-    from clinker_sql.codegen.retraction import checkpoint_statements, empty_copy_statements
+    from clinker_sql.codegen.retraction import (
+        checkpoint_path,
+        checkpoint_statements,
+        empty_copy_statements,
+    )
 
     start = time.perf_counter()
     name = view.stmt.name
@@ -282,11 +286,16 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str,
         timings.append({"node": view.stmt.node, "name": name, "kind": "checkpoint",
                         "seconds": round(time.perf_counter() - start, 4), "empty": True})
         return
-    for sql in checkpoint_statements(name, scratch, suffix):
-        executor.execute(sql)
+    rows = None
+    copy = getattr(executor, "copy", None) if view.failures else None
+    if copy is not None:  # counted while written: no query to tell whether it is empty
+        rows = copy(name, checkpoint_path(name, scratch, suffix))
+    else:
+        for sql in checkpoint_statements(name, scratch, suffix):
+            executor.execute(sql)
     if view.failures:  # usually few rows, none in a clean run
         probe, empty_sql = empty_copy_statements(name)
-        if next(iter(executor.query(probe)), None) is None:
+        if rows == 0 or rows is None and next(iter(executor.query(probe)), None) is None:
             executor.execute(empty_sql)
             known.add(name)
     timings.append({"node": view.stmt.node, "name": name, "kind": "checkpoint",

@@ -178,3 +178,17 @@ def test_only_the_error_views_that_met_rows_are_computed(executor, tmp_path):
                       {"src.csv": "id,grp,v\na,g,5\nb,g,0\nc,h,4\n"})
     assert dlq(window_only) == [("src", "2", "type_coercion_failure", "true", "transform:w")]
     assert window_errors not in _emptied(window_only) and len(_emptied(window_only)) == 1
+
+
+def test_a_local_copy_counts_the_rows_it_writes(executor, tmp_path):
+    """The runner's copy of failures on a local session (LocalSparkExecutor.copy): the rows
+    are counted while written, and the view then reads the Parquet copy."""
+    executor.execute("CREATE OR REPLACE TEMPORARY VIEW `t.copy` AS "
+                     "SELECT id, id * 2 AS twice FROM range(5) WHERE id > 1")
+    assert executor.copy("t.copy", str(tmp_path / "copy")) == 3
+    assert "parquet" in _optimized(executor, "t.copy").lower()
+    assert [r["twice"] for r in executor.query("SELECT twice FROM `t.copy` ORDER BY id")] == \
+        [4, 6, 8]
+    executor.execute("CREATE OR REPLACE TEMPORARY VIEW `t.none` AS "
+                     "SELECT id FROM range(5) WHERE id > 9")
+    assert executor.copy("t.none", str(tmp_path / "none")) == 0
