@@ -259,14 +259,14 @@ def _scratch_dir(executor: Executor) -> str:
     return tempfile.mkdtemp(prefix="clinker-sql-run-", dir=root)
 
 
-def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str,
-                suffix: str = "", empty: set[str] | None = None) -> None:
+def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, suffix: str,
+                known: set[str]) -> None:
     """Materialize a view that many later statements read, so that Spark plans it once.
 
-    `empty`: the views known to have no row (copies found empty). A view that has no row
+    `known`: the views known to have no row (copies found empty). A view that has no row
     without them (`EMPTY_UNLESS`), or a copy of failures that Spark's optimizer already
-    proved empty, is defined as empty instead: no job runs for it. A copy of failures found empty joins
-    `empty`."""
+    proved empty, is defined as empty instead: no job runs for it. A copy of failures
+    found empty joins `known`."""
     from clinker_sql.codegen.retraction import (
         checkpoint_path,
         checkpoint_statements,
@@ -275,7 +275,6 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str,
 
     start = time.perf_counter()
     name = view.stmt.name
-    known = empty if empty is not None else set()
     known.discard(name)
     needs = view.checkpoint.meta.get(EMPTY_UNLESS) if view.checkpoint is not None else None
     # asked only of copies expected to be empty: optimizing a large plan takes time
@@ -294,9 +293,9 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str,
         for sql in checkpoint_statements(name, scratch, suffix):
             executor.execute(sql)
     if view.failures:  # usually few rows, none in a clean run
-        probe, empty_sql = empty_copy_statements(name)
+        probe = empty_copy_statements(name)[0]
         if rows == 0 or rows is None and next(iter(executor.query(probe)), None) is None:
-            executor.execute(empty_sql)
+            _define_empty(executor, name)
             known.add(name)
     timings.append({"node": view.stmt.node, "name": name, "kind": "checkpoint",
                     "seconds": round(time.perf_counter() - start, 4)})
@@ -335,7 +334,7 @@ class _Views:
     def __init__(self, executor: Executor, timings: list, scratch: str):
         self.executor, self.timings, self.scratch = executor, timings, scratch
         self.views: dict[str, _View] = {}  # in order of first definition
-        self.watched: dict[str, str] = {}  # witness view -> condition (codegen/empty_dlq.py)
+        self.watched: dict[str, list[str]] = {}  # witness view -> its conditions (empty_dlq)
         self.observers: dict[str, list] = {}  # its counts, one per definition
         self.observe = None
         self.empty: set[str] = set()  # views known to have no row (see _checkpoint)
