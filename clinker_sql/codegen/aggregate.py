@@ -314,15 +314,16 @@ def _error_views(ctx: Context, node: m.AggregateNode, upstream: Relation, eval_v
         n for n, _ in relation.columns + relation.ck), 3, "CS002"))
 
 
-# rows per source under which the arrival position fits in one BIGINT
-_ROW_BITS = 43
+# `$source.row` (a row number, or a position: codegen/numbering.py) is under 2^53, and a
+# pipeline has fewer than 1023 sources: the arrival position fits in one BIGINT
+_ROW_BITS = 53
 
 
 def _arrival_position(upstream: Relation) -> exp.Expression:
     """A row's arrival position, whose minimum over a group is where it was first seen.
 
-    One BIGINT, `($source.order + 1) * 2^43 + $source.row` (orders start at -1 for
-    aggregate rows, rows at 1, and a source has fewer than 2^43 rows): Spark computes its
+    One BIGINT, `($source.order + 1) * 2^53 + $source.row` (orders start at -1 for
+    aggregate rows; a row number or position is under 2^53): Spark computes its
     minimum in a hash aggregate, where the minimum of a struct makes it sort every row
     (retraction benchmark, 1M rows: the groups 1.85 -> 1.15 s). Rows fanned out by an
     `emit each` add their fan-out index: the struct then stays."""

@@ -12,6 +12,7 @@ from clinker_sql.codegen.correlation import COLLATERAL, OVERFLOW, compile_correl
 from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER, real_row
 from clinker_sql.codegen.fusion import chain_entries, row_wise
 from clinker_sql.codegen.materialize import checkpoint
+from clinker_sql.codegen.numbering import compile_numbering, numbered_select
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.retraction import TRIGGERS_SEEN
 from clinker_sql.codegen.sink import SinkPlan, compile_write, csv_line, staging_path
@@ -77,8 +78,15 @@ def _union(ctx: Context, view: str, sources: list[tuple[str, tuple[str, ...], in
         empty = [(S.cast(S.null(), typed.get(c, "STRING")), c)
                  for c in DLQ_COLUMNS + (ORDER, LAYOUT) + tuple(payload)]
         parts.append(Sql(f"{select_list(empty)}\nWHERE FALSE"))
-    ctx.add(Statement("view", None, view, render("dlq.sql.j2", view=ident(view), parts=parts),
-                      header=header))
+    numbered = None
+    if view == DLQ_VIEW and ctx.numbered:  # positions become row numbers here
+        union = render("dlq.sql.j2", view=None, parts=parts, numbered=None)
+        numbered = numbered_select(list(DLQ_COLUMNS + (ORDER, LAYOUT)) + list(payload),
+                                   Sql(f"(\n{union}\n)"))
+    ctx.add(Statement("view", None, view, render("dlq.sql.j2", view=ident(view), parts=parts,
+                                                 numbered=numbered),
+                      header=header + (" (row numbers from their positions: "
+                                       "codegen/numbering.py)" if numbered else "")))
 
 
 def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
@@ -128,6 +136,9 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
         sink_layouts = {p.node.name: all_layouts.index(sink_layout(p)) for p in sinks}
         commits = compile_correlation(ctx, sinks, TRIGGERS_VIEW, payload, sink_layouts)
         dlq_parts.append((COLLATERAL, tuple(payload), None))
+    entries = (TRIGGERS_VIEW, OVERFLOW) if correlated else (TRIGGERS_VIEW,)
+    for stmt in compile_numbering(ctx.numbered, entries):
+        ctx.add(stmt)
     _union(ctx, DLQ_VIEW, dlq_parts, payload, "the DLQ: triggers and collaterals")
     if correlated and ctx.pipeline.error_handling.strategy == "continue":
         # the report and the DLQ write each read it: the collaterals are ranked once
@@ -204,9 +215,9 @@ def _dlq_write(ctx: Context, payload: list[str], layout: int | str | None) -> No
 
 
 def compile_report(ctx: Context, sources: list[str]) -> None:
-    """One query with the counts the run needs before its writes: the rows each source
-    read (from its split offsets: no pass over the rows) and where the DLQ entries come
-    from (in the DLQ as a trigger or a collateral). What the sinks wrote is counted by
+    """One query with the counts the run needs before the DLQ's writes: the rows each
+    source read (`<source>.total`: from its offsets, or counted during the writes) and
+    where the DLQ entries come from (in the DLQ as a trigger or a collateral). What the sinks wrote is counted by
     the `written` statement, or observed on the writes (codegen/written.py).
 
     Chosen for speed: the DLQ is read once and grouped per source row, then counted (a
@@ -245,7 +256,7 @@ def compile_report(ctx: Context, sources: list[str]) -> None:
 
     items: list[tuple[exp.Expression, str]] = []
     for src in sources:
-        q = exp.select(total(S.col(SPLIT_ROWS))).from_(S.table(ctx.view(src, "offsets")))
+        q = exp.select(S.col(SPLIT_ROWS)).from_(S.table(ctx.view(src, "total")))
         items.append((exp.Subquery(this=q), f"total:{src}"))
     items += [(S.col(n), n) for _, n in dlq_items]
     counts = exp.Subquery(this=dlq_summary, alias=exp.TableAlias(this=S.ident("d")))

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from sqlglot import exp
 
-from clinker_sql.codegen import fusion
+from clinker_sql.codegen import fusion, numbering
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import dlq_select
@@ -38,8 +38,9 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     if cfg.path_kind == "paths" and len(cfg.paths) != 1:
         raise fail("CS001", "a source with several `paths:` is not supported yet; use `glob:`",
                    node.loc)
-    raw, split, offsets, rows, ok, err = (
-        ctx.view(node.name, s) for s in ("scan", "split", "offsets", "rows", None, "errors"))
+    raw, split, offsets, rows, total, ok, err = (
+        ctx.view(node.name, s)
+        for s in ("scan", "split", "offsets", "rows", "total", None, "errors"))
     ctx.add(Statement("view", node.name, raw, render(
         "source_scan.sql.j2", view=ident(raw), format=Sql(_SPARK_FORMAT[cfg.format]),
         options=Sql(", ".join(f"{k} {literal(v)}" for k, v in _options(cfg)))),
@@ -61,17 +62,14 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     ctx.add(replace(checkpoint(split, node.name, "the files are parsed once (numbering the "
                                "rows and every consumer of the source would parse them again)"),
                     meta={"optional": _whole_files(cfg)}))  # kept if read often (MAX_PARSES)
-    ctx.add(Statement("view", node.name, offsets, render(
-        "source_offsets.sql.j2", view=ident(offsets), split=ident(split),
-        source_file=sql(file_expr)),
-        header=f"source {node.name}: where each file split starts in the row numbering"))
-    ctx.add(checkpoint(offsets, node.name, "one small job instead of an aggregate, a sort "
-                       "and a broadcast in every statement that reads the rows"))
-    ctx.add(Statement("view", node.name, rows, render(
-        "source_rows.sql.j2", view=ident(rows), split=ident(split), offsets=ident(offsets),
-        scan_columns=scan_columns, source_name=sql(S.string(node.name)),
-        source_order=sql(S.bigint(order))),
-        header=f"source {node.name}: stamp $source.row"))
+    if numbering.lazy(ctx.pipeline, cfg, _whole_files(cfg)):
+        _positions(ctx, node, order, file_expr, scan_columns)
+    else:
+        _numbers(ctx, node, order, file_expr, scan_columns)
+    ctx.add(Statement("view", node.name, total, render(
+        "source_total.sql.j2", view=ident(total), offsets=ident(offsets)),
+        header=f"source {node.name}: the rows read (run summary)",
+        meta={numbering.OBSERVED: rows}))
 
     typed = [(c, typed_value(S.col(c.name), c)) for c in cfg.schema]
     bad = [(c, _is_bad(S.col(c.name), c, value)) for c, value in typed]
@@ -106,6 +104,52 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         select_list=select_list(entry), condition=sql(any_bad)),
         header=f"source {node.name}: DLQ entries for values that violate the declared type"))
     return relation
+
+
+def _numbers(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expression,
+             scan_columns: Sql) -> None:
+    """`$source.row` numbered before anything reads the rows (codegen/numbering.py)."""
+    split, offsets, rows = (ctx.view(node.name, s) for s in ("split", "offsets", "rows"))
+    ctx.add(Statement("view", node.name, offsets, render(
+        "source_offsets.sql.j2", view=ident(offsets), split=ident(split),
+        source_file=sql(file_expr)),
+        header=f"source {node.name}: where each file split starts in the row numbering"))
+    ctx.add(checkpoint(offsets, node.name, "one small job instead of an aggregate, a sort "
+                       "and a broadcast in every statement that reads the rows"))
+    ctx.add(Statement("view", node.name, rows, render(
+        "source_rows.sql.j2", view=ident(rows), split=ident(split), offsets=ident(offsets),
+        scan_columns=scan_columns, source_name=sql(S.string(node.name)),
+        source_order=sql(S.bigint(order))),
+        header=f"source {node.name}: stamp $source.row"))
+
+
+def _positions(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expression,
+               scan_columns: Sql) -> None:
+    """`$source.row` as a position, turned into a row number by the DLQ; the offsets
+    are copied where the DLQ needs them, only if it has entries (codegen/numbering.py)."""
+    raw, split, files, offsets, rows = (
+        ctx.view(node.name, s) for s in ("scan", "split", "files", "offsets", "rows"))
+    ctx.add(Statement("view", node.name, files, render(
+        "source_files.sql.j2", view=ident(files), source_file=sql(file_expr),
+        files=Sql(f"(SELECT DISTINCT `$file` FROM {ident(split)}) AS f")),
+        header=f"source {node.name}: its files in name order"))
+    listing = ctx.view(node.name, "listing")  # defined by a local run: the files' names
+    ctx.add(replace(checkpoint(files, node.name, "a local run lists the files (no job); "
+                               "the rows read its copy as a broadcast"),
+                    meta={numbering.LISTING: {"scan": raw, "view": listing, "sql": render(
+                        "source_files.sql.j2", view=ident(files), source_file=sql(file_expr),
+                        files=ident(listing))}}))
+    ctx.add(Statement("view", node.name, offsets, render(
+        "source_file_offsets.sql.j2", view=ident(offsets), split=ident(split),
+        low=sql(numbering.low_bits(S.col("$mid")))),
+        header=f"source {node.name}: where each file starts in the row numbering"))
+    position = numbering.position(S.col("$rank", "files"), S.col("$mid", "scan"))
+    ctx.add(Statement("view", node.name, rows, render(
+        "source_rows_positions.sql.j2", view=ident(rows), split=ident(split),
+        files=ident(files), scan_columns=scan_columns, source_name=sql(S.string(node.name)),
+        position=sql(position), source_order=sql(S.bigint(order))),
+        header=f"source {node.name}: stamp $source.row with row positions"))
+    ctx.numbered[node.name] = (order, files, offsets)
 
 
 def _whole_files(cfg: m.SourceConfig) -> bool:

@@ -155,12 +155,62 @@ class LocalSparkExecutor(Executor):
         except Exception:  # noqa: BLE001 - only a shortcut: the copy is made as before
             return False
 
+    def list_files(self, scan: str, view: str) -> None:
+        """Define `view` (one column, `$file`) as the files the scan `scan` reads, as
+        `input_file_name()` names them: Spark's file index lists them, no job runs."""
+        try:
+            files = sorted(set(self.spark.table(ident(scan)).inputFiles()))
+            self.spark.sql(local_rows_sql(view, [("$file", "string")], [(f,) for f in files]))
+        except Exception as exc:  # noqa: BLE001
+            raise _translate(exc) from None
+
+    def keep_in_driver(self, view: str) -> None:
+        """Redefine `view` over its rows collected into the driver (a local relation):
+        for views of a few rows (one per file), which every reader then joins without a
+        job of its own."""
+        try:
+            df = self.spark.table(ident(view))
+            columns = [(f.name, f.dataType.simpleString()) for f in df.schema.fields]
+            self.spark.sql(local_rows_sql(view, columns, [tuple(r) for r in df.collect()]))
+        except Exception as exc:  # noqa: BLE001
+            raise _translate(exc) from None
+
     def empty(self, view: str) -> None:
         """Redefine `view` with its columns and no row (Spark plans no read for it)."""
         try:
             self.spark.table(ident(view)).limit(0).createOrReplaceTempView(ident(view))
         except Exception as exc:  # noqa: BLE001
             raise _translate(exc) from None
+
+
+def local_rows_sql(view: str, columns: list[tuple[str, str]], rows: list[tuple]) -> str:
+    """`view` defined over `rows` written out as an inline table, which Spark keeps as a
+    local relation: read without a job, and its size known to the planner (string and
+    integer columns)."""
+    from sqlglot import exp
+
+    from clinker_sql.codegen import sql as S
+
+    def cell(value: Any, type_name: str) -> exp.Expression:
+        if value is None:
+            return S.cast(S.null(), type_name.upper())
+        if type_name == "string":
+            return S.string(str(value))
+        if type_name in ("bigint", "int"):
+            return S.cast(exp.Literal.number(int(value)), type_name.upper())
+        raise ValueError(f"no inline value of type {type_name}")
+
+    names = [S.ident(n) for n, _ in columns]
+    if rows:
+        source: exp.Expression = exp.Values(
+            expressions=[exp.Tuple(expressions=[cell(v, t) for v, (_, t) in zip(r, columns)])
+                         for r in rows],
+            alias=exp.TableAlias(this=S.ident("t"), columns=names))
+        body = exp.select(*[S.col(n) for n, _ in columns]).from_(source)
+    else:
+        body = exp.select(*[S.cast(S.null(), t.upper()).as_(S.ident(n))
+                            for n, t in columns]).where(S.boolean(False))
+    return f"CREATE OR REPLACE TEMPORARY VIEW {ident(view)} AS {S.to_sql(body)}"
 
 
 _SET = re.compile(r"SET (?P<key>[A-Za-z0-9_.]+)=(?P<value>[^;\s]*)")

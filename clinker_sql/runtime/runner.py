@@ -15,6 +15,7 @@ from clinker_sql.codegen import sink as T
 from clinker_sql.codegen.dlq import TRIGGERS_VIEW
 from clinker_sql.codegen.empty_dlq import AFTER_WRITES
 from clinker_sql.codegen.materialize import EMPTY_UNLESS, FAILURES
+from clinker_sql.codegen.numbering import LISTING, LOCAL, OBSERVED, SKIP_UNLESS, counted_total
 from clinker_sql.codegen.plan import Compiled, Statement
 from clinker_sql.codegen.prune import UNREAD
 from clinker_sql.diagnostics import EXIT_DLQ, EXIT_EVAL, EXIT_IO, EXIT_OK, Diagnostic, fail
@@ -104,6 +105,10 @@ class _Run:
         self.deferred: list[Statement] = []  # checkpoints only the DLQ needs
         if self.writes_first:  # counted by whatever reads them first, copies or writes
             self.views.watch(_conditions(compiled), self.observe)
+        # each source's rows, counted the same way for the run summary: no pass to count them
+        self.totals = {s.meta[OBSERVED]: s.name for s in compiled.statements
+                       if s.kind == "view" and s.meta.get(OBSERVED)} if self.observe else {}
+        self.views.watch_totals(set(self.totals), self.observe)
 
     def define(self) -> None:
         for stmt in self.compiled.statements:
@@ -138,16 +143,17 @@ class _Run:
                 raise _fail_fast(first)
 
     def write(self) -> dict[str, Any]:
-        """Every write; the report before them, or after the outputs when they tell whether
-        the DLQ is empty. Returns the run's counts."""
+        """Every write; the report after the outputs (they count the sources' rows, and
+        may tell that the DLQ is empty), before the DLQ's. Returns the run's counts."""
         executor, compiled = self.executor, self.compiled
         report = next(s for s in compiled.statements if s.kind == "report")
-        counts = None if self.writes_first else _report(executor, report, self.timings)
+        counts = None
         watched: list = []
         for stmt in self.writes:
             if stmt.meta.get("dlq") and counts is None:
-                _dlq_after_writes(self.views, self.deferred, compiled.dlq_witnessed)
-                counts = _report(executor, report, self.timings)
+                if self.writes_first:
+                    _dlq_after_writes(self.views, self.deferred, compiled.dlq_witnessed)
+                counts = self._report(report)
             if stmt.meta.get("dlq") and not _dlq_variant(stmt, counts):
                 continue
             if self.observe is not None and "observe" in stmt.meta:
@@ -160,13 +166,23 @@ class _Run:
             if stmt.meta.get("format") != "table":
                 self.pending.append(outputs.assemble(stmt.meta, self.base))
         if counts is None:  # no DLQ write (no dlq path)
-            _dlq_after_writes(self.views, self.deferred, compiled.dlq_witnessed)
-            counts = _report(executor, report, self.timings)
+            if self.writes_first:
+                _dlq_after_writes(self.views, self.deferred, compiled.dlq_witnessed)
+            counts = self._report(report)
         written = next((s for s in compiled.statements if s.kind == "written"), None)
         if written is not None:
             counts = {**counts, **_written_counts(executor, written, watched, compiled,
                                                   self.timings)}
         return counts
+
+    def _report(self, report: Statement) -> dict[str, Any]:
+        """The run summary's counts; a source whose rows the writes counted gets that
+        count as its total, and its offsets are not read for it (codegen/numbering.py)."""
+        for rows, total in self.totals.items():
+            n = self.views.total(rows, WITNESS_WAIT_SECONDS)
+            if n is not None:
+                self.executor.execute(counted_total(total, n))
+        return _report(self.executor, report, self.timings)
 
     def discard(self) -> None:
         outputs.discard(self.pending, [self.base / s.meta["staging"] for s in self.writes
@@ -260,8 +276,12 @@ def _scratch_dir(executor: Executor) -> str:
 
 
 def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, suffix: str,
-                known: set[str]) -> None:
+                known: set[str]) -> bool:
     """Materialize a view that many later statements read, so that Spark plans it once.
+
+    A source's files (`numbering.LISTING`) are listed instead, and a view of a few rows
+    (`numbering.LOCAL`) kept in the driver, when the executor can; a copy that only views
+    known to be empty would need (`numbering.SKIP_UNLESS`) is not made (returns False).
 
     `known`: the views known to have no row (copies found empty). A view that has no row
     without them (`EMPTY_UNLESS`), or a copy of failures that Spark's optimizer already
@@ -276,6 +296,22 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
     start = time.perf_counter()
     name = view.stmt.name
     known.discard(name)
+    meta = view.checkpoint.meta if view.checkpoint is not None else {}
+    lister = getattr(executor, "list_files", None)
+    if meta.get(LISTING) and lister is not None:  # a source's files, listed: no job
+        lister(meta[LISTING]["scan"], meta[LISTING]["view"])
+        executor.execute(meta[LISTING]["sql"])
+        timings.append({"node": view.stmt.node, "name": name, "kind": "checkpoint",
+                        "seconds": round(time.perf_counter() - start, 4), "listed": True})
+        return True
+    if meta.get(SKIP_UNLESS) and known.issuperset(meta[SKIP_UNLESS]):
+        return False  # nothing will read it: the views it is made for have no row
+    keep = getattr(executor, "keep_in_driver", None)
+    if meta.get(LOCAL) and keep is not None:  # a few rows: no copy, no job to read them
+        keep(name)
+        timings.append({"node": view.stmt.node, "name": name, "kind": "checkpoint",
+                        "seconds": round(time.perf_counter() - start, 4), "local": True})
+        return True
     needs = view.checkpoint.meta.get(EMPTY_UNLESS) if view.checkpoint is not None else None
     # asked only of copies expected to be empty: optimizing a large plan takes time
     planned = getattr(executor, "planned_empty", None) if view.failures else None
@@ -284,7 +320,7 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
         known.add(name)
         timings.append({"node": view.stmt.node, "name": name, "kind": "checkpoint",
                         "seconds": round(time.perf_counter() - start, 4), "empty": True})
-        return
+        return True
     rows = None
     copy = getattr(executor, "copy", None) if view.failures else None
     if copy is not None:  # counted while written: no query to tell whether it is empty
@@ -299,6 +335,7 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
             known.add(name)
     timings.append({"node": view.stmt.node, "name": name, "kind": "checkpoint",
                     "seconds": round(time.perf_counter() - start, 4)})
+    return True
 
 
 def _define_empty(executor: Executor, name: str) -> None:
@@ -310,6 +347,9 @@ def _define_empty(executor: Executor, name: str) -> None:
     from clinker_sql.codegen.retraction import empty_copy_statements
 
     executor.execute(empty_copy_statements(name)[1])
+
+
+_TOTAL = "total"  # the observed count of a source's rows (_Views.watch_totals)
 
 
 @dataclass
@@ -338,6 +378,7 @@ class _Views:
         self.observers: dict[str, list] = {}  # its counts, one per definition
         self.observe = None
         self.empty: set[str] = set()  # views known to have no row (see _checkpoint)
+        self.totals: set[str] = set()  # views whose rows are counted (run summary)
 
     def watch(self, witnesses: dict[str, list[str]], observe) -> None:
         """Count the rows meeting each witness condition in every definition of its view
@@ -345,16 +386,30 @@ class _Views:
         self.watched, self.observe = dict(witnesses), observe
         self.observers = {v: [] for v in witnesses}
 
+    def watch_totals(self, views: set[str], observe) -> None:
+        """Count the rows of `views` too, in the same way (a source's rows)."""
+        self.totals, self.observe = set(views), observe
+        for name in views:
+            self.observers.setdefault(name, [])
+
     def _observe(self, name: str) -> None:
-        if name in self.watched:
-            self.observers[name].append(self.observe(name, {
-                f"c{i}": f"count_if({c})" for i, c in enumerate(self.watched[name])}))
+        counts = {f"c{i}": f"count_if({c})" for i, c in enumerate(self.watched.get(name, ()))}
+        if name in self.totals:
+            counts[_TOTAL] = "count(1)"
+        if counts and self.observe is not None:
+            self.observers[name].append(self.observe(name, counts))
+
+    def total(self, name: str, wait: float) -> int | None:
+        """The rows counted in `name` (the same in every definition counted), or None."""
+        counts = [c[_TOTAL] for c in self._counts(name, wait) if _TOTAL in c]
+        return max(counts) if counts else None
 
     def unwatch(self) -> None:
         """The witness views defined again without their counts, and what reads them: a
         count stands in Spark's way (no filter or column pruning through it), and the DLQ's
         pass after the writes needs none."""
-        watched, self.watched = self.watched, {}
+        watched, self.watched = set(self.watched) | self.totals, {}
+        self.totals = set()
         for name in watched:
             view = self.views.get(name)
             if view is None or view.materialized or view.replaced:
@@ -374,11 +429,11 @@ class _Views:
     def failing(self, wait: float) -> bool | None:
         """Whether a witness view met a failing row; None when one reported no count (no
         statement read it whole, or Spark did not report in time)."""
-        for name in self.observers:
+        for name in self.watched:
             counts = self._counts(name, wait)
             if not counts:
                 return None
-            if any(any(c.values()) for c in counts):
+            if any(any(v for k, v in c.items() if k != _TOTAL) for c in counts):
                 return True
         return False
 
@@ -420,9 +475,9 @@ class _Views:
         view = self.views[name]
         view.failures = view.failures or failures
         view.checkpoint = stmt or view.checkpoint
-        _checkpoint(self.executor, view, self.timings, self.scratch, suffix, self.empty)
-        view.materialized = True
-        self._refresh({name}, rows_changed=False)
+        if _checkpoint(self.executor, view, self.timings, self.scratch, suffix, self.empty):
+            view.materialized = True
+            self._refresh({name}, rows_changed=False)
 
     def emptied(self, name: str) -> None:
         """No row: `name` is redefined as empty, and what reads it is computed again."""
@@ -449,8 +504,8 @@ class _Views:
             self.empty.discard(name)
             self._observe(name)
             if view.materialized:
-                _checkpoint(self.executor, view, self.timings, self.scratch, "next",
-                            self.empty)
+                view.materialized = _checkpoint(self.executor, view, self.timings,
+                                                self.scratch, "next", self.empty)
             stale.add(name)
 
 

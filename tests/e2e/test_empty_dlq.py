@@ -34,7 +34,8 @@ def test_a_fused_chain_is_witnessed_by_its_carry(tmp_path):
     assert compiled.dlq_witnesses == {"half.carry": "NOT `$dlq` IS NULL"}
     assert compiled.dlq_witnessed == {"half.failed": ["half.carry", "NOT `$dlq` IS NULL"]}
     after = [s.name for s in compiled.statements if s.meta.get("after_writes")]
-    assert after == ["half.failed", "$pipeline.triggers"]
+    # the file offsets only turn row positions into numbers for the DLQ (codegen/numbering.py)
+    assert after == ["half.failed", "$pipeline.triggers", "$pipeline.numbering"]
     # the DLQ reads the chain's entries from its failing rows: the node views are not run
     assert [s.name for s in compiled.statements if s.meta.get("unread")] == \
         ["src.errors", "parse.errors", "half.errors"]

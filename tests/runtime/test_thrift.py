@@ -163,8 +163,8 @@ def test_absolutize_rewrites_only_path_literals(tmp_path):
         tokens = Spark().tokenize(after.sql)
         assert tokens[3].text == after.meta["staging"]
         assert after.sql.split("\n", 1)[1] == before.sql.split("\n", 1)[1]
-    # $source.file keeps the path as written, as in a local run (set once per file split)
-    offsets = next(s for s in moved.statements if s.name == "employees.offsets")
+    # $source.file keeps the path as written, as in a local run (set once per file)
+    offsets = next(s for s in moved.statements if s.name == "employees.files")
     assert "'./data/employees.csv' AS `$path`" in offsets.sql
     # absolute paths and URIs are left alone
     assert absolutize(moved, tmp_path / "elsewhere").statements == moved.statements

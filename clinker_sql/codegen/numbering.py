@@ -1,0 +1,167 @@
+"""Row numbers a clean run never counts: positions in place of `$source.row`.
+
+A source's rows are numbered across its files in name order. Numbering them up front
+takes a pass over the files before anything else runs (each file's row count and where
+its rows start in its split: `<source>.offsets`). Where Spark reads each file whole
+(CSV, JSON documents), a row's *position* needs no such pass:
+
+    position = rank of its file (name order) * 2^33 + its place in the file's split
+
+(`monotonically_increasing_id()` keeps a split's rows in file order, in its low 33
+bits). Positions sort like row numbers and identify a row, so every join, sort, group
+and arrival order downstream reads them as it would row numbers. The file ranks come from
+a listing of the files (`<source>.files`: a local run lists them, no job). Only the DLQ
+prints row numbers: `$pipeline.dlq` turns positions back into numbers through each
+file's offsets (`$pipeline.numbering`), which are computed after the writes and only when
+the DLQ has entries; the run summary's row total is counted while the rows are written
+(`<source>.total`, runtime/runner.py).
+
+Sources keep their numbers from the start (`lazy` is false) when something else prints
+or reads a row number: a CXL expression reading `$source.row`, a combine (its details
+name the driver's row on the build row's entries, its E319 message the driver row),
+`fail_fast` (its message names the first failing row before anything is written), or
+files Spark cuts into several splits (NDJSON, Parquet).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import replace
+
+from sqlglot import exp
+
+from clinker_sql.codegen import sql as S
+from clinker_sql.codegen.materialize import checkpoint
+from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.templates import Sql, ident, select_list, sql
+from clinker_sql.config import model as m
+
+NUMBERING_VIEW = "$pipeline.numbering"
+LOW_BITS = 33  # monotonically_increasing_id(): the place in the split, under the split id
+SCALE = 2 ** LOW_BITS
+ROW = "_cxl_dlq_source_row"
+DETAIL = "_cxl_dlq_error_detail"
+ORDER = "$source.order"
+# where the compiled header says the runner counts the rows of a source
+OBSERVED = "observed_rows"  # Statement.meta of `<source>.total`: the rows view to count
+LISTING = "listing"  # Statement.meta of the `<source>.files` checkpoint: the scan to list
+LOCAL = "local"  # Statement.meta of a checkpoint of a few rows: kept in the driver
+SKIP_UNLESS = "skip_unless"  # Statement.meta of a checkpoint: made only when these have rows
+
+_READS_ROW = re.compile(r"\$source\s*\.\s*row\b")
+
+
+def lazy(pipeline: m.Pipeline, cfg: m.SourceConfig, whole_files: bool) -> bool:
+    """Whether the source's `$source.row` holds positions until the DLQ (see above)."""
+    if not whole_files or pipeline.error_handling.strategy != "continue":
+        return False
+    if any(isinstance(n, m.CombineNode) for n in pipeline.nodes):
+        return False
+    return not any(_READS_ROW.search(c.text) for c in _cxl_sources(pipeline))
+
+
+def _cxl_sources(value: object, seen: set[int] | None = None) -> list[m.CxlSource]:
+    """Every CXL program in the pipeline's nodes (a walk over the frozen dataclasses)."""
+    seen = set() if seen is None else seen
+    if id(value) in seen:
+        return []
+    seen.add(id(value))
+    if isinstance(value, m.CxlSource):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [c for v in value for c in _cxl_sources(v, seen)]
+    if isinstance(value, dict):
+        return [c for v in value.values() for c in _cxl_sources(v, seen)]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [c for f in dataclasses.fields(value)
+                for c in _cxl_sources(getattr(value, f.name), seen)]
+    return []
+
+
+def counted_total(view: str, rows: int) -> str:
+    """`<source>.total` redefined with the rows the run counted while writing."""
+    select = exp.select(S.bigint(int(rows)).as_(S.ident("$rows")))
+    return f"CREATE OR REPLACE TEMPORARY VIEW {ident(view)} AS {S.to_sql(select)}"
+
+
+def position(rank: exp.Expression, mid: exp.Expression) -> exp.Expression:
+    return exp.Add(this=exp.Mul(this=rank, expression=S.bigint(SCALE)),
+                   expression=exp.Paren(this=exp.Mod(this=mid, expression=S.bigint(SCALE))))
+
+
+def low_bits(mid: exp.Expression) -> exp.Expression:
+    return exp.Mod(this=mid, expression=S.bigint(SCALE))
+
+
+def compile_numbering(numbered: dict[str, tuple[int, str, str]],
+                      entries: tuple[str, ...]) -> list[Statement]:
+    """`$pipeline.numbering`: per file of each source with positions, its source order,
+    rank, first position in its split and the rows before it; materialized only when
+    `entries` (the views the DLQ's entries come from) have rows. `numbered`: source ->
+    (order, files view, offsets view)."""
+    if not numbered:
+        return []
+    def kept(view: str, node: str | None, why: str) -> Statement:
+        copy = checkpoint(view, node, why)
+        return replace(copy, meta={**copy.meta, LOCAL: True, SKIP_UNLESS: list(entries)})
+
+    parts = []
+    for order, files, offsets in numbered.values():
+        parts.append(
+            f"SELECT {sql(S.bigint(order))} AS {ident(ORDER)}, f.`$rank`, o.`$first`, "
+            f"o.`$before`\nFROM {ident(files)} AS f\nJOIN {ident(offsets)} AS o "
+            "ON f.`$file` = o.`$file`")
+    body = f"CREATE OR REPLACE TEMPORARY VIEW {ident(NUMBERING_VIEW)} AS\n" + \
+        "\nUNION ALL\n".join(parts)
+    return [Statement(
+        "view", None, NUMBERING_VIEW, body,
+        header="where each file's rows start: turns the positions in $source.row into row "
+               "numbers for the DLQ (codegen/numbering.py)"),
+        kept(NUMBERING_VIEW, None, "one pass over the files, made only when the DLQ has "
+             "entries; a local run keeps its rows (one per file) in the driver: the DLQ's "
+             "readers join them with no job")]
+
+
+def numbered_select(columns: list[str], entries: Sql) -> Sql:
+    """SELECT list and FROM over `entries` (a view, or a parenthesized query with an
+    alias-free body) with each position in `_cxl_dlq_source_row`, and in the detail text
+    that names it, turned into its row number. Entries of sources numbered up front, and
+    aggregate rows, match no file and keep theirs."""
+    pos = S.col(ROW, "e")
+    number = exp.Add(this=exp.Sub(this=exp.Add(this=S.col("$before", "n"),
+                                                expression=low_bits(pos.copy())),
+                                  expression=S.col("$first", "n")),
+                     expression=S.bigint(1))
+    on = S.and_(S.eq(S.col(ORDER, "e"), S.col(ORDER, "n")),
+                S.eq(exp.IntDiv(this=pos.copy(), expression=S.bigint(SCALE)),
+                     S.col("$rank", "n")))
+    inner = (f"SELECT /*+ BROADCAST(n) */ e.*, {sql(S.not_null(S.col(ORDER, 'n')))} AS `$found`, "
+             f"{sql(number)} AS `$number`\n  FROM {entries} AS e\n"
+             f"  LEFT JOIN {ident(NUMBERING_VIEW)} AS n\n  ON {sql(on)}")
+    p, r = S.cast(S.col(ROW), "STRING"), S.cast(S.col("$number"), "STRING")
+    detail = S.col(DETAIL)
+    e126 = S.fn("instr", detail.copy(), S.fn("concat", S.string('" row='), p.copy(),
+                                             S.string(" column=")))
+    relabeled = S.case([
+        # a CXL failure: `row N: ...`
+        (S.fn("startswith", detail.copy(),
+              S.fn("concat", S.string("row "), p.copy(), S.string(": "))),
+         S.fn("concat", S.string("row "), r.copy(), S.fn(
+             "substr", detail.copy(),
+             exp.Add(this=S.bigint(5), expression=S.fn("length", p.copy()))))),
+        # a source type error: `[E126] source="s" file="f" row=N column=...`
+        (exp.GT(this=e126, expression=S.bigint(0)),
+         S.fn("overlay", detail.copy(), r.copy(),
+              exp.Add(this=e126.copy(), expression=S.bigint(6)), S.fn("length", p.copy()))),
+    ], detail.copy())
+    found = S.col("$found")
+    items = []
+    for c in columns:
+        if c == ROW:
+            items.append((S.case([(found.copy(), S.col("$number"))], S.col(ROW)), ROW))
+        elif c == DETAIL:
+            items.append((S.case([(found.copy(), relabeled)], S.col(DETAIL)), DETAIL))
+        else:
+            items.append((S.col(c), c))
+    return Sql(f"{select_list(items)}\nFROM (\n  {inner}\n) AS numbered")
