@@ -126,7 +126,7 @@ def _numbers(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expres
 def _positions(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expression,
                scan_columns: Sql) -> None:
     """`$source.row` as a position, turned into a row number by the DLQ; the offsets
-    are copied where the DLQ needs them, only if it has entries (codegen/numbering.py)."""
+    are computed where the DLQ needs them, only if it has entries (codegen/numbering.py)."""
     raw, split, files, offsets, rows = (
         ctx.view(node.name, s) for s in ("scan", "split", "files", "offsets", "rows"))
     ctx.add(Statement("view", node.name, files, render(
