@@ -217,8 +217,9 @@ def _dlq_write(ctx: Context, payload: list[str], layout: int | str | None) -> No
 def compile_report(ctx: Context, sources: list[str]) -> None:
     """One query with the counts the run needs before the DLQ's writes: the rows each
     source read (`<source>.total`: from its offsets, or counted during the writes) and
-    where the DLQ entries come from (in the DLQ as a trigger or a collateral). What the sinks wrote is counted by
-    the `written` statement, or observed on the writes (codegen/written.py).
+    where the DLQ entries come from (in the DLQ as a trigger or a collateral). What the
+    sinks wrote is counted by the `written` statement, or observed on the writes
+    (codegen/written.py).
 
     Chosen for speed: the DLQ is read once and grouped per source row, then counted (a
     scalar subquery per count read it once per count)."""

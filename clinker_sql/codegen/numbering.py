@@ -43,7 +43,6 @@ SCALE = 2 ** LOW_BITS
 ROW = "_cxl_dlq_source_row"
 DETAIL = "_cxl_dlq_error_detail"
 ORDER = "$source.order"
-# where the compiled header says the runner counts the rows of a source
 OBSERVED = "observed_rows"  # Statement.meta of `<source>.total`: the rows view to count
 LISTING = "listing"  # Statement.meta of the `<source>.files` checkpoint: the scan to list
 LOCAL = "local"  # Statement.meta of a checkpoint of a few rows: kept in the driver
@@ -102,10 +101,6 @@ def compile_numbering(numbered: dict[str, tuple[int, str, str]],
     (order, files view, offsets view)."""
     if not numbered:
         return []
-    def kept(view: str, node: str | None, why: str) -> Statement:
-        copy = checkpoint(view, node, why)
-        return replace(copy, meta={**copy.meta, LOCAL: True, SKIP_UNLESS: list(entries)})
-
     parts = []
     for order, files, offsets in numbered.values():
         parts.append(
@@ -114,13 +109,14 @@ def compile_numbering(numbered: dict[str, tuple[int, str, str]],
             "ON f.`$file` = o.`$file`")
     body = f"CREATE OR REPLACE TEMPORARY VIEW {ident(NUMBERING_VIEW)} AS\n" + \
         "\nUNION ALL\n".join(parts)
+    copy = checkpoint(NUMBERING_VIEW, None, "one pass over the files, made only when the DLQ "
+                      "has entries; a local run keeps its rows (one per file) in the "
+                      "driver: the DLQ's readers join them with no job")
     return [Statement(
         "view", None, NUMBERING_VIEW, body,
         header="where each file's rows start: turns the positions in $source.row into row "
                "numbers for the DLQ (codegen/numbering.py)"),
-        kept(NUMBERING_VIEW, None, "one pass over the files, made only when the DLQ has "
-             "entries; a local run keeps its rows (one per file) in the driver: the DLQ's "
-             "readers join them with no job")]
+        replace(copy, meta={**copy.meta, LOCAL: True, SKIP_UNLESS: list(entries)})]
 
 
 def numbered_select(columns: list[str], entries: Sql) -> Sql:

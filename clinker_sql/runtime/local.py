@@ -107,22 +107,7 @@ class LocalSparkExecutor(Executor):
             raise _translate(exc) from None
 
         def result(wait: float = OBSERVE_WAIT_SECONDS) -> dict | None:
-            # metrics arrive through Spark's listener bus, just after the statement ends
-            done = observation._jo.future()
-            deadline = time.monotonic() + wait
-            while not done.isCompleted():
-                if time.monotonic() > deadline:
-                    if wait > 0:
-                        log.warning("no observed counts for %s", view)
-                    return None
-                time.sleep(0.01)
-            try:
-                return dict(observation.get)
-            except Exception:  # noqa: BLE001 - Spark could not hand the row over
-                # (an assertion in PySpark's row conversion, met in combine runs when a
-                # source's rows were observed): the caller counts with a query instead
-                log.warning("observed counts for %s could not be read", view)
-                return None
+            return _observed(observation, view, wait)
 
         return result
 
@@ -143,13 +128,8 @@ class LocalSparkExecutor(Executor):
             self.spark.sql(copy_view_statement(view, path))
         except Exception as exc:  # noqa: BLE001
             raise _translate(exc) from None
-        done = observation._jo.future()
-        deadline = time.monotonic() + wait
-        while not done.isCompleted():
-            if time.monotonic() > deadline:
-                return None
-            time.sleep(0.005)
-        return int(observation.get["n"])
+        counts = _observed(observation, view, wait)
+        return None if counts is None else int(counts["n"])
 
     def planned_empty(self, view: str) -> bool:
         """Whether Spark's optimizer already proved `view` empty (its optimized plan is an
@@ -187,6 +167,26 @@ class LocalSparkExecutor(Executor):
             self.spark.table(ident(view)).limit(0).createOrReplaceTempView(ident(view))
         except Exception as exc:  # noqa: BLE001
             raise _translate(exc) from None
+
+
+def _observed(observation, view: str, wait: float) -> dict | None:
+    """An observation's counts once its statement has run; None when Spark did not report
+    them within `wait` seconds, or could not hand the row over (an assertion in PySpark's
+    row conversion, met in combine runs when a source's rows were observed): the caller
+    then counts with a query."""
+    done = observation._jo.future()  # metrics arrive through the listener bus, just after
+    deadline = time.monotonic() + wait
+    while not done.isCompleted():
+        if time.monotonic() > deadline:
+            if wait > 0:
+                log.warning("no observed counts for %s", view)
+            return None
+        time.sleep(0.005)
+    try:
+        return dict(observation.get)
+    except Exception:  # noqa: BLE001 - see above
+        log.warning("observed counts for %s could not be read", view)
+        return None
 
 
 def local_rows_sql(view: str, columns: list[tuple[str, str]], rows: list[tuple]) -> str:
