@@ -17,8 +17,8 @@ class Context:
     # a fused chain's error views (codegen/fusion.py): view -> (the chain's failing rows, node)
     fused_errors: dict[str, tuple[str, str]] = field(default_factory=dict)
     # sources whose `$source.row` holds positions (codegen/numbering.py): source ->
-    # (order, files view, offsets view)
-    numbered: dict[str, tuple[int, str, str]] = field(default_factory=dict)
+    # (order, files view, offsets view, rows view)
+    numbered: dict[str, tuple[int, str, str, str]] = field(default_factory=dict)
 
     @staticmethod
     def view(node: str, part: str | None = None) -> str:

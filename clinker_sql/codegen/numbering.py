@@ -47,6 +47,11 @@ OBSERVED = "observed_rows"  # Statement.meta of `<source>.total`: the rows view 
 LISTING = "listing"  # Statement.meta of the `<source>.files` checkpoint: the scan to list
 LOCAL = "local"  # Statement.meta of a checkpoint of a few rows: kept in the driver
 SKIP_UNLESS = "skip_unless"  # Statement.meta of a checkpoint: made only when these have rows
+FILES = "files"  # Statement.meta of `<source>.total`: the source's files view
+PER_FILE = "per_file"  # Statement.meta of the numbering checkpoint: its sources' views
+COUNTED_FILES_MAX = 32  # a source of more files gets its offsets from a pass of their own
+NUMBERING_COLUMNS = [(ORDER, "bigint"), ("$rank", "bigint"), ("$first", "bigint"),
+                     ("$before", "bigint")]
 
 _READS_ROW = re.compile(r"\$source\s*\.\s*row\b")
 
@@ -93,16 +98,44 @@ def low_bits(mid: exp.Expression) -> exp.Expression:
     return exp.Mod(this=mid, expression=S.bigint(SCALE))
 
 
-def compile_numbering(numbered: dict[str, tuple[int, str, str]],
+def per_file_counts(files: int) -> dict[str, str]:
+    """What a local run counts while it writes the rows of a source of `files` files
+    (named by rank): each file's rows (`f<rank>`) and the smallest place in its split
+    (`m<rank>`). With them the DLQ's numbering needs no pass of its own."""
+    pos = S.col("$source.row")
+    out = {}
+    for rank in range(files):
+        mine = S.eq(exp.IntDiv(this=pos.copy(), expression=S.bigint(SCALE)), S.bigint(rank))
+        out[f"f{rank}"] = sql(S.fn("count_if", mine.copy()))
+        out[f"m{rank}"] = sql(S.fn("min", S.case([(mine, low_bits(pos.copy()))])))
+    return out
+
+
+def counted_rows(order: int, counts: dict, files: int) -> list[tuple] | None:
+    """`$pipeline.numbering`'s rows for one source (NUMBERING_COLUMNS) from the counts
+    of `per_file_counts`; None when they are not all there."""
+    rows, before = [], 0
+    for rank in range(files):
+        n = counts.get(f"f{rank}")
+        if n is None:
+            return None
+        if n:
+            rows.append((order, rank, int(counts[f"m{rank}"]), before))
+            before += int(n)
+    return rows
+
+
+def compile_numbering(numbered: dict[str, tuple[int, str, str, str]],
                       entries: tuple[str, ...]) -> list[Statement]:
     """`$pipeline.numbering`: per file of each source with positions, its source order,
     rank, first position in its split and the rows before it; materialized only when
     `entries` (the views the DLQ's entries come from) have rows. `numbered`: source ->
-    (order, files view, offsets view)."""
+    (order, files view, offsets view, rows view). A local run that counted each file's
+    rows while writing them (`per_file_counts`) defines it from those counts instead."""
     if not numbered:
         return []
     parts = []
-    for order, files, offsets in numbered.values():
+    for order, files, offsets, _ in numbered.values():
         parts.append(
             f"SELECT {sql(S.bigint(order))} AS {ident(ORDER)}, f.`$rank`, o.`$first`, "
             f"o.`$before`\nFROM {ident(files)} AS f\nJOIN {ident(offsets)} AS o "
@@ -111,12 +144,17 @@ def compile_numbering(numbered: dict[str, tuple[int, str, str]],
         "\nUNION ALL\n".join(parts)
     copy = checkpoint(NUMBERING_VIEW, None, "one pass over the files, made only when the DLQ "
                       "has entries; a local run keeps its rows (one per file) in the "
-                      "driver: the DLQ's readers join them with no job")
+                      "driver: the DLQ's readers join them with no job; a local run that "
+                      f"counted the rows of each file while writing them (up to "
+                      f"{COUNTED_FILES_MAX} files a source) makes no pass")
+    sources = [{"order": order, "files": files, "rows": rows}
+               for order, files, _, rows in numbered.values()]
     return [Statement(
         "view", None, NUMBERING_VIEW, body,
         header="where each file's rows start: turns the positions in $source.row into row "
                "numbers for the DLQ (codegen/numbering.py)"),
-        replace(copy, meta={**copy.meta, LOCAL: True, SKIP_UNLESS: list(entries)})]
+        replace(copy, meta={**copy.meta, LOCAL: True, SKIP_UNLESS: list(entries),
+                            PER_FILE: sources})]
 
 
 def numbered_select(columns: list[str], entries: Sql) -> Sql:

@@ -62,14 +62,15 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     ctx.add(replace(checkpoint(split, node.name, "the files are parsed once (numbering the "
                                "rows and every consumer of the source would parse them again)"),
                     meta={"optional": _whole_files(cfg)}))  # kept if read often (MAX_PARSES)
+    counted = {numbering.OBSERVED: rows}
     if numbering.lazy(ctx.pipeline, cfg, _whole_files(cfg)):
         _positions(ctx, node, order, file_expr, scan_columns)
+        counted[numbering.FILES] = ctx.view(node.name, "files")
     else:
         _numbers(ctx, node, order, file_expr, scan_columns)
     ctx.add(Statement("view", node.name, total, render(
         "source_total.sql.j2", view=ident(total), offsets=ident(offsets)),
-        header=f"source {node.name}: the rows read (run summary)",
-        meta={numbering.OBSERVED: rows}))
+        header=f"source {node.name}: the rows read (run summary)", meta=counted))
 
     typed = [(c, typed_value(S.col(c.name), c)) for c in cfg.schema]
     bad = [(c, _is_bad(S.col(c.name), c, value)) for c, value in typed]
@@ -149,7 +150,7 @@ def _positions(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expr
         files=ident(files), scan_columns=scan_columns, source_name=sql(S.string(node.name)),
         position=sql(position), source_order=sql(S.bigint(order))),
         header=f"source {node.name}: stamp $source.row with row positions"))
-    ctx.numbered[node.name] = (order, files, offsets)
+    ctx.numbered[node.name] = (order, files, offsets, rows)
 
 
 def _whole_files(cfg: m.SourceConfig) -> bool:

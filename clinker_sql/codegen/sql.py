@@ -227,3 +227,30 @@ def pretty_with_reads(sql: str) -> tuple[str, tuple[str, ...]]:
     reads = tuple(dict.fromkeys(t.name for t in tree.find_all(exp.Table)
                                 if t is not target and t.name and t.name not in ctes))
     return DIALECT.generate(tree, copy=False, pretty=True), reads
+
+
+def values_view(view: str, columns: list[tuple[str, str]], rows: list[tuple]) -> str:
+    """`view` defined over `rows` written out as an inline table, which Spark keeps as a
+    local relation: read without a job, and its size known to the planner (string and
+    integer columns)."""
+
+    def cell(value: object, type_name: str) -> exp.Expression:
+        if value is None:
+            return cast(null(), type_name.upper())
+        if type_name == "string":
+            return string(str(value))
+        if type_name in ("bigint", "int"):
+            return cast(exp.Literal.number(int(value)), type_name.upper())
+        raise ValueError(f"no inline value of type {type_name}")
+
+    names = [ident(n) for n, _ in columns]
+    if rows:
+        source: exp.Expression = exp.Values(
+            expressions=[exp.Tuple(expressions=[cell(v, t) for v, (_, t) in zip(r, columns)])
+                         for r in rows],
+            alias=exp.TableAlias(this=ident("t"), columns=names))
+        body = exp.select(*[col(n) for n, _ in columns]).from_(source)
+    else:
+        body = exp.select(*[cast(null(), t.upper()).as_(ident(n))
+                            for n, t in columns]).where(boolean(False))
+    return f"CREATE OR REPLACE TEMPORARY VIEW {to_sql(table(view))} AS {to_sql(body)}"

@@ -10,6 +10,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.templates import ident
 from clinker_sql.runtime.executor import Executor, StatementFailed
 from clinker_sql.runtime.java import ensure_java
@@ -141,14 +142,16 @@ class LocalSparkExecutor(Executor):
         except Exception:  # noqa: BLE001 - only a shortcut: the copy is made as before
             return False
 
-    def list_files(self, scan: str, view: str) -> None:
+    def list_files(self, scan: str, view: str) -> int:
         """Define `view` (one column, `$file`) as the files the scan `scan` reads, as
-        `input_file_name()` names them: Spark's file index lists them, no job runs."""
+        `input_file_name()` names them: Spark's file index lists them, no job runs.
+        Returns how many there are."""
         try:
             files = sorted(set(self.spark.table(ident(scan)).inputFiles()))
-            self.spark.sql(local_rows_sql(view, [("$file", "string")], [(f,) for f in files]))
+            self.spark.sql(S.values_view(view, [("$file", "string")], [(f,) for f in files]))
         except Exception as exc:  # noqa: BLE001
             raise _translate(exc) from None
+        return len(files)
 
     def keep_in_driver(self, view: str) -> None:
         """Redefine `view` over its rows collected into the driver (a local relation):
@@ -157,7 +160,7 @@ class LocalSparkExecutor(Executor):
         try:
             df = self.spark.table(ident(view))
             columns = [(f.name, f.dataType.simpleString()) for f in df.schema.fields]
-            self.spark.sql(local_rows_sql(view, columns, [tuple(r) for r in df.collect()]))
+            self.spark.sql(S.values_view(view, columns, [tuple(r) for r in df.collect()]))
         except Exception as exc:  # noqa: BLE001
             raise _translate(exc) from None
 
@@ -187,36 +190,6 @@ def _observed(observation, view: str, wait: float) -> dict | None:
     except Exception:  # noqa: BLE001 - see above
         log.warning("observed counts for %s could not be read", view)
         return None
-
-
-def local_rows_sql(view: str, columns: list[tuple[str, str]], rows: list[tuple]) -> str:
-    """`view` defined over `rows` written out as an inline table, which Spark keeps as a
-    local relation: read without a job, and its size known to the planner (string and
-    integer columns)."""
-    from sqlglot import exp
-
-    from clinker_sql.codegen import sql as S
-
-    def cell(value: Any, type_name: str) -> exp.Expression:
-        if value is None:
-            return S.cast(S.null(), type_name.upper())
-        if type_name == "string":
-            return S.string(str(value))
-        if type_name in ("bigint", "int"):
-            return S.cast(exp.Literal.number(int(value)), type_name.upper())
-        raise ValueError(f"no inline value of type {type_name}")
-
-    names = [S.ident(n) for n, _ in columns]
-    if rows:
-        source: exp.Expression = exp.Values(
-            expressions=[exp.Tuple(expressions=[cell(v, t) for v, (_, t) in zip(r, columns)])
-                         for r in rows],
-            alias=exp.TableAlias(this=S.ident("t"), columns=names))
-        body = exp.select(*[S.col(n) for n, _ in columns]).from_(source)
-    else:
-        body = exp.select(*[S.cast(S.null(), t.upper()).as_(S.ident(n))
-                            for n, t in columns]).where(S.boolean(False))
-    return f"CREATE OR REPLACE TEMPORARY VIEW {ident(view)} AS {S.to_sql(body)}"
 
 
 _SET = re.compile(r"SET (?P<key>[A-Za-z0-9_.]+)=(?P<value>[^;\s]*)")

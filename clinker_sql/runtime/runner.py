@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from clinker_sql import __version__
+from clinker_sql.codegen import numbering
 from clinker_sql.codegen import sink as T
+from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.dlq import TRIGGERS_VIEW
 from clinker_sql.codegen.empty_dlq import AFTER_WRITES
 from clinker_sql.codegen.materialize import EMPTY_UNLESS, FAILURES
@@ -108,7 +112,9 @@ class _Run:
         # each source's rows, counted the same way for the run summary: no pass to count them
         self.totals = {s.meta[OBSERVED]: s.name for s in compiled.statements
                        if s.kind == "view" and s.meta.get(OBSERVED)} if self.observe else {}
-        self.views.watch_totals(set(self.totals), self.observe)
+        self.views.watch_totals({s.meta[OBSERVED]: s.meta.get(numbering.FILES)
+                                 for s in compiled.statements if s.meta.get(OBSERVED)
+                                 and s.meta[OBSERVED] in self.totals}, self.observe)
 
     def define(self) -> None:
         for stmt in self.compiled.statements:
@@ -276,12 +282,14 @@ def _scratch_dir(executor: Executor) -> str:
 
 
 def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, suffix: str,
-                known: set[str]) -> bool:
+                known: set[str], inline: Callable[[], tuple | None] | None = None) -> bool:
     """Materialize a view that many later statements read, so that Spark plans it once.
 
-    A source's files (`numbering.LISTING`) are listed instead, and a view of a few rows
-    (`numbering.LOCAL`) kept in the driver, when the executor can; a copy that only views
-    known to be empty would need (`numbering.SKIP_UNLESS`) is not made (returns False).
+    A source's files (`numbering.LISTING`) are listed instead (their number kept in
+    `view.files`), and a view of a few rows (`numbering.LOCAL`) kept in the driver, when
+    the executor can; `inline`, when given, gives its columns and rows if they are known;
+    a copy that only views known to be empty would need (`numbering.SKIP_UNLESS`) is not
+    made (returns False).
 
     `known`: the views known to have no row (copies found empty). A view that has no row
     without them (`EMPTY_UNLESS`), or a copy of failures that Spark's optimizer already
@@ -299,13 +307,19 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
     meta = view.checkpoint.meta if view.checkpoint is not None else {}
     lister = getattr(executor, "list_files", None)
     if meta.get(LISTING) and lister is not None:  # a source's files, listed: no job
-        lister(meta[LISTING]["scan"], meta[LISTING]["view"])
+        view.files = lister(meta[LISTING]["scan"], meta[LISTING]["view"])
         executor.execute(meta[LISTING]["sql"])
         timings.append({"node": view.stmt.node, "name": name, "kind": "checkpoint",
                         "seconds": round(time.perf_counter() - start, 4), "listed": True})
         return True
     if meta.get(SKIP_UNLESS) and known.issuperset(meta[SKIP_UNLESS]):
         return False  # nothing will read it: the views it is made for have no row
+    counted = inline() if inline is not None else None
+    if counted is not None:  # rows the writes counted: no job
+        executor.execute(S.values_view(name, *counted))
+        timings.append({"node": view.stmt.node, "name": name, "kind": "checkpoint",
+                        "seconds": round(time.perf_counter() - start, 4), "counted": True})
+        return True
     keep = getattr(executor, "keep_in_driver", None)
     if meta.get(LOCAL) and keep is not None:  # a few rows: no copy, no job to read them
         keep(name)
@@ -350,6 +364,7 @@ def _define_empty(executor: Executor, name: str) -> None:
 
 
 _TOTAL = "total"  # the observed count of a source's rows (_Views.watch_totals)
+_WITNESS = re.compile(r"c\d+")  # the observed count of a witness condition (_Views.watch)
 
 
 @dataclass
@@ -359,6 +374,7 @@ class _View:
     replaced: bool = False  # redefined by the runner (a retraction snapshot): never replayed
     failures: bool = False  # a copy of failures: an empty one is planned as empty
     checkpoint: Statement | None = None  # the statement that materialized it
+    files: int | None = None  # a source's files view, listed: how many files
 
 
 class _Views:
@@ -379,6 +395,7 @@ class _Views:
         self.observe = None
         self.empty: set[str] = set()  # views known to have no row (see _checkpoint)
         self.totals: set[str] = set()  # views whose rows are counted (run summary)
+        self.files: dict[str, str | None] = {}  # such a view -> its source's files view
 
     def watch(self, witnesses: dict[str, list[str]], observe) -> None:
         """Count the rows meeting each witness condition in every definition of its view
@@ -386,9 +403,11 @@ class _Views:
         self.watched, self.observe = dict(witnesses), observe
         self.observers = {v: [] for v in witnesses}
 
-    def watch_totals(self, views: set[str], observe) -> None:
-        """Count the rows of `views` too, in the same way (a source's rows)."""
-        self.totals, self.observe = set(views), observe
+    def watch_totals(self, views: dict[str, str | None], observe) -> None:
+        """Count the rows of `views` too, in the same way (a source's rows view -> its
+        files view, when its rows hold positions: each file's rows are counted too, for
+        the DLQ's row numbers, if it has few files)."""
+        self.totals, self.files, self.observe = set(views), dict(views), observe
         for name in views:
             self.observers.setdefault(name, [])
 
@@ -396,6 +415,9 @@ class _Views:
         counts = {f"c{i}": f"count_if({c})" for i, c in enumerate(self.watched.get(name, ()))}
         if name in self.totals:
             counts[_TOTAL] = "count(1)"
+            files = self._listed(name)
+            if files is not None and files <= numbering.COUNTED_FILES_MAX:
+                counts.update(numbering.per_file_counts(files))
         if counts and self.observe is not None:
             self.observers[name].append(self.observe(name, counts))
 
@@ -403,6 +425,27 @@ class _Views:
         """The rows counted in `name` (the same in every definition counted), or None."""
         counts = [c[_TOTAL] for c in self._counts(name, wait) if _TOTAL in c]
         return max(counts) if counts else None
+
+    def _listed(self, rows: str) -> int | None:
+        """How many files the source of the rows view `rows` has, when they were listed."""
+        files = self.views.get(self.files.get(rows) or "")
+        return files.files if files is not None else None
+
+    def counted_numbering(self, sources: list[dict], wait: float) -> tuple | None:
+        """`$pipeline.numbering`'s columns and rows from each file's rows counted while
+        the rows were written (codegen/numbering.py); None when a count is missing."""
+        rows: list[tuple] = []
+        for source in sources:
+            files = self._listed(source["rows"])
+            counted = [c for c in self._counts(source["rows"], wait) if "f0" in c] \
+                if files else []
+            mine = None if files is None else [] if files == 0 else next(
+                (r for r in (numbering.counted_rows(source["order"], c, files)
+                             for c in counted) if r is not None), None)
+            if mine is None:
+                return None
+            rows += mine
+        return numbering.NUMBERING_COLUMNS, rows
 
     def unwatch(self) -> None:
         """The witness views defined again without their counts, and what reads them: a
@@ -433,7 +476,7 @@ class _Views:
             counts = self._counts(name, wait)
             if not counts:
                 return None
-            if any(any(v for k, v in c.items() if k != _TOTAL) for c in counts):
+            if any(any(v for k, v in c.items() if _WITNESS.fullmatch(k)) for c in counts):
                 return True
         return False
 
@@ -475,7 +518,11 @@ class _Views:
         view = self.views[name]
         view.failures = view.failures or failures
         view.checkpoint = stmt or view.checkpoint
-        if _checkpoint(self.executor, view, self.timings, self.scratch, suffix, self.empty):
+        sources = view.checkpoint.meta.get(numbering.PER_FILE) if view.checkpoint else None
+        inline = (lambda: self.counted_numbering(sources, WITNESS_WAIT_SECONDS)) \
+            if sources else None
+        if _checkpoint(self.executor, view, self.timings, self.scratch, suffix, self.empty,
+                       inline):
             view.materialized = True
             self._refresh({name}, rows_changed=False)
 

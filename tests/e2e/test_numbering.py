@@ -4,6 +4,7 @@ however Spark packs the files into its partitions."""
 
 from __future__ import annotations
 
+from clinker_sql.codegen import numbering
 from clinker_sql.project import Project
 
 from .pipelines import dlq, pipeline, run, sink, transform, write_case
@@ -76,6 +77,15 @@ def test_a_failing_run_prints_row_numbers_across_files(executor, tmp_path):
     files = [e["_cxl_dlq_source_file"].rsplit("/", 1)[-1] for e in r.rows("dlq.csv")]
     assert files == ["a.csv", "b.csv", "b.csv", "c.csv"]
     assert r.result.per_source["src"]["written"] == 401
+    # each file's rows were counted while the output was written: no pass to number them
+    assert _kinds(r)["$pipeline.numbering"].get("counted") is True
+
+
+def test_a_source_of_many_files_gets_its_offsets_from_a_pass(executor, tmp_path,
+                                                             monkeypatch):
+    monkeypatch.setattr(numbering, "COUNTED_FILES_MAX", 2)  # three files are too many
+    r = run(executor, tmp_path, CHAIN, _files(bad=True))
+    assert [e[1] for e in dlq(r)] == ["2", "153", "154", "405"]
     assert _kinds(r)["$pipeline.numbering"].get("local") is True
 
 
