@@ -21,7 +21,9 @@ and Spark took minutes to plan and copy it. The last transform of the chain writ
 that failed anywhere in it once (a checkpoint: one evaluation, few rows), and the error view
 of every node of the chain is a filter of that copy. The good rows are read from the carry
 itself: writing every row would cost more than evaluating the chain again (measured:
-transform_chain, 1M rows).
+transform_chain, 1M rows). When a text sink writes the chain's good rows, its write takes
+the failing rows along instead, and the copy is read from what it split off
+(codegen/split_write.py).
 
 A source whose only consumer is a plain transform starts the chain: its carry holds the
 typed rows, `$live` (every value cast) and its type-error entry, so the source's DLQ
@@ -57,6 +59,12 @@ DLQ = "$dlq"  # the carried entry: the DLQ fields, NODE and PAYLOAD
 NODE = "$node"
 PAYLOAD = "$payload"
 ENTRY_FIELDS = frozenset(DLQ_COLUMNS + (ORDER,))
+# the type of `$dlq` (`_entry`: dlq_shape.dlq_select's fields, the node, the payload)
+DLQ_TYPE = "STRUCT<" + ", ".join(
+    f"{S.to_sql(S.ident(n))}: {t}" for n, t in [
+        *[(c, "STRING") for c in DLQ_COLUMNS[:2]], (DLQ_COLUMNS[2], "BIGINT"),
+        *[(c, "STRING") for c in DLQ_COLUMNS[3:9]], (DLQ_COLUMNS[9], "BOOLEAN"),
+        (ORDER, "BIGINT"), (NODE, "STRING"), (PAYLOAD, "MAP<STRING, STRING>")]) + ">"
 
 
 @dataclass(frozen=True)
@@ -181,6 +189,7 @@ def end_chain(ctx: Context, node: str, carry: str, ok_items,
     ctx.add(checkpoint(failed, node, f"the fused chain {names} is evaluated once for the "
                        "errors of all its nodes, and only the failing rows are written", failures=True))
     ok_view = ctx.view(node)
+    ctx.chain_ends[ok_view] = (carry, failed)
     ok_items = [(S.col(n), n) for _, n in ok_items]  # named as good-row columns in the carry
     ctx.add(Statement("view", node, ok_view, render(
         "carry_filter.sql.j2", view=ident(ok_view), carry=ident(carry),

@@ -7,8 +7,10 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
+from clinker_sql.codegen import split_write
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
+from clinker_sql.codegen.fusion import LIVE
 from clinker_sql.codegen.plan import Relation, Statement
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.config import model as m
@@ -22,6 +24,7 @@ class SinkPlan:
     node: m.SinkNode
     relation: Relation  # the records the sink receives (view = `<sink>.rows`)
     columns: tuple[tuple[str, str, CxlType], ...]  # (output name, input column, type)
+    upstream: str = ""  # the view its records view reads
 
 
 def project(node: m.SinkNode, upstream: Relation) -> list[tuple[str, str, CxlType]]:
@@ -66,7 +69,7 @@ def compile_sink(ctx: Context, node: m.SinkNode, upstream: Relation) -> SinkPlan
         "sink_rows.sql.j2", view=ident(rows_view), input=ident(upstream.view),
         select_list=select_list(items)), header=f"sink {node.name}: the records it receives"))
     relation = Relation(rows_view, upstream.columns, upstream.ck, upstream.emitted, upstream.fan)
-    return SinkPlan(node, relation, tuple(project(node, upstream)))
+    return SinkPlan(node, relation, tuple(project(node, upstream)), upstream.view)
 
 
 def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
@@ -80,20 +83,32 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
     if cfg.format == "parquet":
         body = render("write_parquet.sql.j2", input=ident(input_view), order_by=order_by,
                       select_list=select_list([(e, n) for n, e, _ in typed]))
-    else:
+    header = f"sink {name}: write {cfg.format} to {cfg.path} (sorted in one partition, " \
+        "chosen for speed: no sampling pass)"
+    extra: dict = {}  # a split write's meta
+    observed: dict = {}  # a split write: where its written rows are counted
+    if cfg.format in ("csv", "json"):
         line = csv_line(typed, cfg.delimiter) if cfg.format == "csv" else \
             json_line(typed, cfg.preserve_nulls)
-        body = render("write_text.sql.j2", line=sql(line), input=ident(input_view),
-                      order_by=order_by)
-    ctx.add(Statement("write", name, name, body,
-                      header=f"sink {name}: write {cfg.format} to {cfg.path} (sorted in one "
-                             "partition, chosen for speed: no sampling pass)",
+        split = split_write.chain_read(ctx, plan.upstream, input_view, plan.relation.view)
+        if split is None:
+            body = render("write_text.sql.j2", line=sql(line), input=ident(input_view),
+                          order_by=order_by)
+        else:
+            view, body, extra = split_write.compile_split_write(
+                ctx, name, [n for n, _ in plan.relation.all_columns], *split, line,
+                plan.relation.order_by(), staging_path(cfg.path))
+            header += f"; before its rows, those that failed in {split[1]}, split off " \
+                "when the output is assembled (codegen/split_write.py)"
+            observed = {"observe_view": view, "observe_when": LIVE}
+    ctx.add(Statement("write", name, name, body, header=header,
                       meta={"path": cfg.path, "staging": staging_path(cfg.path),
                             "format": cfg.format, "header": [n for n, _, _ in plan.columns],
                             "include_header": cfg.include_header,
-                            "delimiter": cfg.delimiter, "json_format": cfg.json_format}))
+                            "delimiter": cfg.delimiter, "json_format": cfg.json_format,
+                            **extra}))
     ctx.compiled.sinks.append({"name": name, "path": cfg.path, "rows_view": input_view,
-                               "format": cfg.format})
+                               "format": cfg.format, **observed})
 
 
 def compile_table_write(ctx: Context, plan: SinkPlan, input_view: str, order_by: Sql,

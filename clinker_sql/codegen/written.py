@@ -77,11 +77,15 @@ def compile_written(ctx: Context, sources: list[str]) -> None:
     writes = {s.name: s for s in ctx.compiled.statements
               if s.kind == "write" and not s.meta.get("dlq")}
     for sink in sinks:
-        counts = [(exp.Count(this=exp.Star()), f"written:{sink['name']}")]
-        counts += [(S.fn("count_if", S.and_(of(src), real)), f"written_rows:{src}")
+        # a split write reads the sink's records with the failing rows (split_write.py)
+        when = S.col(sink["observe_when"]) if sink.get("observe_when") else None
+        counts = [(S.fn("count_if", when) if when else exp.Count(this=exp.Star()),
+                   f"written:{sink['name']}")]
+        counts += [(S.fn("count_if", S.and_(when, of(src), real)), f"written_rows:{src}")
                    for src in sources]
-        writes[sink["name"]].meta["observe"] = {"view": sink["rows_view"],
-                                "counts": {name: S.to_sql(e) for e, name in counts}}
+        writes[sink["name"]].meta["observe"] = {
+            "view": sink.get("observe_view", sink["rows_view"]),
+            "counts": {name: S.to_sql(e) for e, name in counts}}
 
 
 def distinct_records(ctx: Context) -> bool:

@@ -22,6 +22,7 @@ from clinker_sql.codegen.materialize import EMPTY_UNLESS, FAILURES
 from clinker_sql.codegen.numbering import LISTING, LOCAL, OBSERVED, SKIP_UNLESS, counted_total
 from clinker_sql.codegen.plan import Compiled, Statement
 from clinker_sql.codegen.prune import UNREAD
+from clinker_sql.codegen.split_write import SPLIT
 from clinker_sql.diagnostics import EXIT_DLQ, EXIT_EVAL, EXIT_IO, EXIT_OK, Diagnostic, fail
 from clinker_sql.runtime import outputs
 from clinker_sql.runtime.executor import Executor, StatementFailed
@@ -171,6 +172,9 @@ class _Run:
             _timed(executor, stmt, self.timings, self.progress)
             if stmt.meta.get("format") != "table":
                 self.pending.append(outputs.assemble(stmt.meta, self.base))
+            if stmt.meta.get(SPLIT):  # the failing rows it split off (codegen/split_write.py)
+                self.views.sides[stmt.meta[SPLIT]["failed"]] = (
+                    stmt.meta[SPLIT]["define"], self.pending[-1].failures)
         if counts is None:  # no DLQ write (no dlq path)
             if self.writes_first:
                 _dlq_after_writes(self.views, self.deferred, compiled.dlq_witnessed)
@@ -396,6 +400,8 @@ class _Views:
         self.empty: set[str] = set()  # views known to have no row (see _checkpoint)
         self.totals: set[str] = set()  # views whose rows are counted (run summary)
         self.files: dict[str, str | None] = {}  # such a view -> its source's files view
+        # a chain's failing rows, split off by a write: view -> (its definition, rows)
+        self.sides: dict[str, tuple[str, int]] = {}
 
     def watch(self, witnesses: dict[str, list[str]], observe) -> None:
         """Count the rows meeting each witness condition in every definition of its view
@@ -518,6 +524,9 @@ class _Views:
         view = self.views[name]
         view.failures = view.failures or failures
         view.checkpoint = stmt or view.checkpoint
+        if name in self.sides:
+            self._from_side(view, *self.sides.pop(name))
+            return
         sources = view.checkpoint.meta.get(numbering.PER_FILE) if view.checkpoint else None
         inline = (lambda: self.counted_numbering(sources, WITNESS_WAIT_SECONDS)) \
             if sources else None
@@ -525,6 +534,21 @@ class _Views:
                        inline):
             view.materialized = True
             self._refresh({name}, rows_changed=False)
+
+    def _from_side(self, view: _View, define: str, rows: int) -> None:
+        """A chain's failing rows, defined over the lines a write split off: no copy."""
+        start = time.perf_counter()
+        name = view.stmt.name
+        self.empty.discard(name)
+        if rows:
+            self.executor.execute(define)
+        else:
+            _define_empty(self.executor, name)
+            self.empty.add(name)
+        view.materialized = True
+        self.timings.append({"node": view.stmt.node, "name": name, "kind": "checkpoint",
+                             "seconds": round(time.perf_counter() - start, 4), "side": rows})
+        self._refresh({name}, rows_changed=False)
 
     def emptied(self, name: str) -> None:
         """No row: `name` is redefined as empty, and what reads it is computed again."""
