@@ -101,3 +101,10 @@ def test_the_entry_type_read_back_is_the_carried_one(executor, tmp_path):
     carried = spark.table("`label.carry`").schema["$dlq"].dataType
     declared = spark.sql(f"SELECT from_json('{{}}', '{DLQ_TYPE}') AS e").schema["e"].dataType
     assert carried.simpleString() == declared.simpleString()  # nullability aside
+
+
+def test_a_source_with_no_rows(executor, tmp_path):
+    # the write has the marker line only: the output is its header
+    r = run(executor, tmp_path, pipeline(*CHAIN, sink("out", "label")), {"src.csv": "id,q,x\n"})
+    assert (tmp_path / "out" / "out.csv").read_text(encoding="utf-8") == "id,q,x,n,tag\n"
+    assert dlq(r) == [] and r.result.counts["total"] == 0
