@@ -199,7 +199,8 @@ def _dlq_write(ctx: Context, payload: list[str], layout: int | str | None) -> No
         "_cxl_dlq_trigger": (S.col("_cxl_dlq_trigger"), T.BOOL),
     }
     columns = [(name, *computed.get(name, (S.col(name), T.STRING))) for name in header]
-    body = render("write_text.sql.j2", line=sql(csv_line(columns, ",")), input=ident(DLQ_VIEW),
+    line = csv_line(columns, ",", plain=frozenset({"_cxl_dlq_id", "_cxl_dlq_timestamp"}))
+    body = render("write_text.sql.j2", line=sql(line), input=ident(DLQ_VIEW),
                   order_by=Sql(f"{ident(ORDER)}, {ident('_cxl_dlq_source_row')}"))
     name = "dlq" if layout is None else f"dlq.layout_{layout}"
     which = ("one record layout" if layout is None else

@@ -201,9 +201,13 @@ def csv_cell(value: exp.Expression, delimiter: str, kind: str = "string") -> exp
     return S.case([(S.is_null(value), S.string("")), (needs_quotes, quoted)], value)
 
 
-def csv_line(columns: list[tuple[str, exp.Expression, CxlType]], delimiter: str
-             ) -> exp.Expression:
-    cells = [csv_cell(to_cell(e, t), delimiter, t.kind) for _, e, t in columns]
+def csv_line(columns: list[tuple[str, exp.Expression, CxlType]], delimiter: str,
+             plain: frozenset[str] = frozenset()) -> exp.Expression:
+    """`plain`: columns whose text never holds the delimiter, a quote or a line break (a
+    DLQ entry's id and timestamp): no quoting test, and a nondeterministic value such as
+    `uuid()` computed once."""
+    cells = [S.fn("coalesce", to_cell(e, t), S.string("")) if n in plain else
+             csv_cell(to_cell(e, t), delimiter, t.kind) for n, e, t in columns]
     return S.fn("concat_ws", S.string(delimiter), *cells)
 
 
