@@ -29,7 +29,10 @@ A source whose only consumer is a plain transform starts the chain: its carry ho
 typed rows, `$live` (every value cast) and its type-error entry, so the source's DLQ
 entries come from the chain's one copy of failing rows too, not from a pass of their own.
 
-Plain: no analytic window, no `distinct`, no `emit each` (they need the filtered rows). In
+Plain: no `distinct`, no `emit each` (they need the filtered rows). An analytic window
+fuses too: it partitions by `$live` as well, and reads only the carry's live and failed
+rows (no filtered row goes through its shuffle), so a good row's partition holds exactly
+the good rows it would have read; not in a retraction pipeline. In
 a retraction pipeline only the nodes computed once, before the passes, fuse: the passes
 replay the views after an aggregate or a window (codegen/retraction.py); before them, the
 forward pass's DLQ triggers come from one copy of failing rows (retraction, 1M rows:
@@ -78,7 +81,7 @@ class CarriedErrors:
 
 def fuses_into_consumer(ctx: Context, node: m.TransformNode) -> bool:
     """Whether this transform hands a carry view to its only consumer."""
-    return plain(node) and _feeds_one_plain_transform(ctx, node.name)
+    return fusable(ctx, node) and _feeds_one_plain_transform(ctx, node.name)
 
 
 def source_fuses(ctx: Context, node: m.SourceNode) -> bool:
@@ -93,7 +96,18 @@ def _feeds_one_plain_transform(ctx: Context, name: str) -> bool:
         return False
     consumers = [n for n in ctx.pipeline.nodes for ref in n.inputs if ref.node == name]
     return len(consumers) == 1 and isinstance(consumers[0], m.TransformNode) and \
-        plain(consumers[0])
+        fusable(ctx, consumers[0])
+
+
+def fusable(ctx: Context, node: m.TransformNode) -> bool:
+    """Whether a transform can evaluate over a carry: a plain one, or one with an analytic
+    window, whose partitions then split by `$live` too (the good rows' partitions hold
+    exactly the rows its good-rows input would), except in a retraction pipeline (its
+    windows run in buffer mode over the passes' rows)."""
+    if node.analytic_window is not None:
+        return not needs_retraction(ctx.pipeline) and not _has(node, a.Distinct) and \
+            not _has(node, a.EmitEach)
+    return plain(node)
 
 
 def _before_passes(ctx: Context, name: str) -> bool:

@@ -46,6 +46,10 @@ def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -
             input_view = retract_input(ctx, node.name, upstream)
             partition.append("$retracted")
             window_note = " (window in buffer mode: partitions recomputed over surviving rows)"
+        elif upstream.carried:  # over a fused chain's carry (codegen/fusion.py)
+            partition.append(fusion.LIVE)
+            where = S.or_(S.col(fusion.LIVE), S.not_null(S.col(fusion.DLQ)))
+            window_note = " (over a fused chain: partitions of live rows apart)"
         scope.window = WindowContext(partition, list(w.sort_by), upstream.arrival())
     program: LoweredProgram = compile_cxl(node.cxl, lambda: _lower(node, scope, upstream,
                                                                      input_view))

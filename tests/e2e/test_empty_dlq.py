@@ -16,13 +16,16 @@ CHAIN = pipeline(
 CLEAN = {"src.csv": "id,x\na,5\nb,2\nc,0\n"}
 FAILING = {"src.csv": "id,x\na,5\nb,oops\nc,0\nd,2\n"}
 
-# the source feeds a window (no fusion): its type errors and the window's are error views
-# of their own, each a filter of a view the write reads
-WINDOW = pipeline(
+# the source feeds a window and a sink (no fusion): its type errors and the window's are
+# error views of their own, each a filter of a view the writes read
+WINDOW_NODES = (
     source("src", "id, grp, v: int"),
     transform("w", "src", "emit total = $window.sum(v)\nemit share = 100 / v",
               "\n      analytic_window:\n        group_by: [grp]"),
-    sink("out", "w"), name="windowed")
+    sink("out", "w"))
+WINDOW = pipeline(*WINDOW_NODES, sink("raw", "src"), name="windowed")
+# the source feeds the window alone: they fuse (codegen/fusion.py)
+FUSED_WINDOW = pipeline(*WINDOW_NODES, name="fused_window")
 
 
 def _checkpoints(r) -> list[str]:
@@ -59,20 +62,39 @@ def test_a_failing_run_writes_first_then_computes_the_dlq(executor, tmp_path):
         steps.index(("report", "report"))
 
 
-def test_unfused_error_views_are_witnessed_by_the_views_the_write_reads(executor, tmp_path):
-    compiled = Project(write_case(tmp_path, WINDOW, {}), tmp_path / "target").compile()
-    assert set(compiled.dlq_witnesses) == {"src.rows", "w.eval"}
+def _window_runs(executor, tmp_path, text: str):
     (tmp_path / "clean").mkdir()
     (tmp_path / "failing").mkdir()
-    clean = run(executor, tmp_path / "clean", WINDOW,
+    clean = run(executor, tmp_path / "clean", text,
                 {"src.csv": "id,grp,v\na,g,5\nb,g,20\nc,h,1\n"})
     assert clean.result.counts["dlq"] == 0 and clean.column("out.csv", "total") == \
         ["25", "25", "1"]
     assert "$pipeline.triggers" not in _checkpoints(clean)
-    failing = run(executor, tmp_path / "failing", WINDOW,
-                  {"src.csv": "id,grp,v\na,g,5\nb,g,x\nc,h,0\n"})
+    failing = run(executor, tmp_path / "failing", text,
+                  {"src.csv": "id,grp,v\na,g,5\nb,g,x\nc,h,0\nd,g,7\n"})
     assert dlq(failing) == [("src", "2", "type_coercion_failure", "true", "source"),
                             ("src", "3", "type_coercion_failure", "true", "transform:w")]
+    # the bad row is in no partition: g's total is 5 + 7
+    assert failing.rows("out.csv") == [{"id": "a", "grp": "g", "v": "5", "total": "12",
+                                        "share": "20"},
+                                       {"id": "d", "grp": "g", "v": "7", "total": "12",
+                                        "share": "14"}]
+    return failing
+
+
+def test_unfused_error_views_are_witnessed_by_the_views_the_write_reads(executor, tmp_path):
+    compiled = Project(write_case(tmp_path, WINDOW, {}), tmp_path / "target").compile()
+    assert set(compiled.dlq_witnesses) == {"src.rows", "w.eval"}
+    _window_runs(executor, tmp_path, WINDOW)
+
+
+def test_a_window_fused_with_its_source_is_witnessed_by_its_carry(executor, tmp_path):
+    compiled = Project(write_case(tmp_path, FUSED_WINDOW, {}), tmp_path / "target").compile()
+    assert set(compiled.dlq_witnesses) == {"w.carry"}
+    failing = _window_runs(executor, tmp_path, FUSED_WINDOW)
+    side = [t for t in failing.result.timings
+            if t["name"] == "w.failed" and t["kind"] == "checkpoint"]
+    assert side and side[0].get("side") == 2  # split off by the write (split_write.py)
 
 
 def test_correlated_outputs_need_the_dlq_first(tmp_path):
