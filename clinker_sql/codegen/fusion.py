@@ -81,17 +81,17 @@ class CarriedErrors:
 
 def fuses_into_consumer(ctx: Context, node: m.TransformNode) -> bool:
     """Whether this transform hands a carry view to its only consumer."""
-    return fusable(ctx, node) and _feeds_one_plain_transform(ctx, node.name)
+    return fusable(ctx, node) and _feeds_one_fusable_transform(ctx, node.name)
 
 
 def source_fuses(ctx: Context, node: m.SourceNode) -> bool:
-    """Whether a source hands a carry to its only consumer, a plain transform: its rows are
+    """Whether a source hands a carry to its only consumer, a fusable transform: its rows are
     typed in the chain's evaluation, and its type errors come from the chain's one copy of
     failing rows (no pass of their own over the source)."""
-    return _feeds_one_plain_transform(ctx, node.name)
+    return _feeds_one_fusable_transform(ctx, node.name)
 
 
-def _feeds_one_plain_transform(ctx: Context, name: str) -> bool:
+def _feeds_one_fusable_transform(ctx: Context, name: str) -> bool:
     if needs_retraction(ctx.pipeline) and not _before_passes(ctx, name):
         return False
     consumers = [n for n in ctx.pipeline.nodes for ref in n.inputs if ref.node == name]
@@ -100,14 +100,14 @@ def _feeds_one_plain_transform(ctx: Context, name: str) -> bool:
 
 
 def fusable(ctx: Context, node: m.TransformNode) -> bool:
-    """Whether a transform can evaluate over a carry: a plain one, or one with an analytic
-    window, whose partitions then split by `$live` too (the good rows' partitions hold
-    exactly the rows its good-rows input would), except in a retraction pipeline (its
-    windows run in buffer mode over the passes' rows)."""
-    if node.analytic_window is not None:
-        return not needs_retraction(ctx.pipeline) and not _has(node, a.Distinct) and \
-            not _has(node, a.EmitEach)
-    return plain(node)
+    """Whether a transform can evaluate over a carry: no `distinct` and no `emit each`
+    (they need the filtered rows). An analytic window's partitions then split by `$live`
+    too (the good rows' partitions hold exactly the rows its good-rows input would),
+    except in a retraction pipeline (its windows run in buffer mode over the passes'
+    rows)."""
+    if node.analytic_window is not None and needs_retraction(ctx.pipeline):
+        return False
+    return not _has(node, a.Distinct) and not _has(node, a.EmitEach)
 
 
 def _before_passes(ctx: Context, name: str) -> bool:
@@ -116,10 +116,6 @@ def _before_passes(ctx: Context, name: str) -> bool:
     return not any(isinstance(n, m.AggregateNode) or
                    (isinstance(n, m.TransformNode) and n.analytic_window is not None)
                    for n in upstream(ctx.pipeline.nodes, [name]))
-
-
-def plain(node: m.TransformNode) -> bool:
-    return row_wise(node) and not _has(node, a.EmitEach)
 
 
 def row_wise(node: m.TransformNode) -> bool:

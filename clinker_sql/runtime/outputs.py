@@ -51,13 +51,10 @@ def assemble(meta: dict, base: Path) -> PendingOutput:
     pending = PendingOutput(path, staging, temp, 0 if split else None)
     with open(temp, "w", encoding="utf-8", newline="") as out:
         sources = _sources(staging, base / split["side"] if split else None, pending)
-        if fmt == "csv":
-            if meta.get("include_header", True):
-                delim = meta.get("delimiter", ",")
-                out.write(delim.join(_csv_cell(h, delim) for h in meta["header"]) + "\n")
-            for src in sources:
-                shutil.copyfileobj(src, out, 1 << 20)
-        elif meta.get("json_format") == "ndjson":
+        if fmt == "csv" and meta.get("include_header", True):
+            delim = meta.get("delimiter", ",")
+            out.write(delim.join(_csv_cell(h, delim) for h in meta["header"]) + "\n")
+        if fmt == "csv" or meta.get("json_format") == "ndjson":
             for src in sources:
                 shutil.copyfileobj(src, out, 1 << 20)
         else:

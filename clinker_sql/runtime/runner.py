@@ -7,9 +7,9 @@ import os
 import re
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Callable
 from typing import Any
 
 from clinker_sql import __version__
@@ -111,11 +111,11 @@ class _Run:
         if self.writes_first:  # counted by whatever reads them first, copies or writes
             self.views.watch(_conditions(compiled), self.observe)
         # each source's rows, counted the same way for the run summary: no pass to count them
-        self.totals = {s.meta[OBSERVED]: s.name for s in compiled.statements
-                       if s.kind == "view" and s.meta.get(OBSERVED)} if self.observe else {}
+        counted = [s for s in compiled.statements
+                   if s.kind == "view" and s.meta.get(OBSERVED)] if self.observe else []
+        self.totals = {s.meta[OBSERVED]: s.name for s in counted}
         self.views.watch_totals({s.meta[OBSERVED]: s.meta.get(numbering.FILES)
-                                 for s in compiled.statements if s.meta.get(OBSERVED)
-                                 and s.meta[OBSERVED] in self.totals}, self.observe)
+                                 for s in counted}, self.observe)
 
     def define(self) -> None:
         for stmt in self.compiled.statements:
@@ -313,22 +313,19 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
     if meta.get(LISTING) and lister is not None:  # a source's files, listed: no job
         view.files = lister(meta[LISTING]["scan"], meta[LISTING]["view"])
         executor.execute(meta[LISTING]["sql"])
-        timings.append({"node": view.stmt.node, "name": name, "kind": "checkpoint",
-                        "seconds": round(time.perf_counter() - start, 4), "listed": True})
+        _checkpoint_timing(timings, view, start, listed=True)
         return True
     if meta.get(SKIP_UNLESS) and known.issuperset(meta[SKIP_UNLESS]):
         return False  # nothing will read it: the views it is made for have no row
     counted = inline() if inline is not None else None
     if counted is not None:  # rows the writes counted: no job
         executor.execute(S.values_view(name, *counted))
-        timings.append({"node": view.stmt.node, "name": name, "kind": "checkpoint",
-                        "seconds": round(time.perf_counter() - start, 4), "counted": True})
+        _checkpoint_timing(timings, view, start, counted=True)
         return True
     keep = getattr(executor, "keep_in_driver", None)
     if meta.get(LOCAL) and keep is not None:  # a few rows: no copy, no job to read them
         keep(name)
-        timings.append({"node": view.stmt.node, "name": name, "kind": "checkpoint",
-                        "seconds": round(time.perf_counter() - start, 4), "local": True})
+        _checkpoint_timing(timings, view, start, local=True)
         return True
     needs = view.checkpoint.meta.get(EMPTY_UNLESS) if view.checkpoint is not None else None
     # asked only of copies expected to be empty: optimizing a large plan takes time
@@ -336,8 +333,7 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
     if (needs and known.issuperset(needs)) or (planned is not None and planned(name)):
         _define_empty(executor, name)
         known.add(name)
-        timings.append({"node": view.stmt.node, "name": name, "kind": "checkpoint",
-                        "seconds": round(time.perf_counter() - start, 4), "empty": True})
+        _checkpoint_timing(timings, view, start, empty=True)
         return True
     rows = None
     copy = getattr(executor, "copy", None) if view.failures else None
@@ -351,9 +347,15 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
         if rows == 0 or rows is None and next(iter(executor.query(probe)), None) is None:
             _define_empty(executor, name)
             known.add(name)
-    timings.append({"node": view.stmt.node, "name": name, "kind": "checkpoint",
-                    "seconds": round(time.perf_counter() - start, 4)})
+    _checkpoint_timing(timings, view, start)
     return True
+
+
+def _checkpoint_timing(timings: list, view: _View, start: float, **how: Any) -> None:
+    """A checkpoint's entry in the run's timings; `how`: how it was made (listed, counted,
+    local, empty, side) when not by a copy."""
+    timings.append({"node": view.stmt.node, "name": view.stmt.name, "kind": "checkpoint",
+                    "seconds": round(time.perf_counter() - start, 4), **how})
 
 
 def _define_empty(executor: Executor, name: str) -> None:
@@ -443,11 +445,13 @@ class _Views:
         rows: list[tuple] = []
         for source in sources:
             files = self._listed(source["rows"])
-            counted = [c for c in self._counts(source["rows"], wait) if "f0" in c] \
-                if files else []
-            mine = None if files is None else [] if files == 0 else next(
-                (r for r in (numbering.counted_rows(source["order"], c, files)
-                             for c in counted) if r is not None), None)
+            if files is None:
+                return None
+            if files == 0:  # nothing to number
+                continue
+            found = (numbering.counted_rows(source["order"], c, files)
+                     for c in self._counts(source["rows"], wait))
+            mine = next((r for r in found if r is not None), None)
             if mine is None:
                 return None
             rows += mine
@@ -546,8 +550,7 @@ class _Views:
             _define_empty(self.executor, name)
             self.empty.add(name)
         view.materialized = True
-        self.timings.append({"node": view.stmt.node, "name": name, "kind": "checkpoint",
-                             "seconds": round(time.perf_counter() - start, 4), "side": rows})
+        _checkpoint_timing(self.timings, view, start, side=rows)
         self._refresh({name}, rows_changed=False)
 
     def emptied(self, name: str) -> None:
