@@ -170,6 +170,7 @@ class _Run:
                 for sql in T.table_prepare_statements(stmt.meta):
                     executor.execute(sql)
             _timed(executor, stmt, self.timings, self.progress)
+            self.views.settle()
             if stmt.meta.get("format") != "table":
                 self.pending.append(outputs.assemble(stmt.meta, self.base))
             if stmt.meta.get(SPLIT):  # the failing rows it split off (codegen/split_write.py)
@@ -398,6 +399,7 @@ class _Views:
         self.views: dict[str, _View] = {}  # in order of first definition
         self.watched: dict[str, list[str]] = {}  # witness view -> its conditions (empty_dlq)
         self.observers: dict[str, list] = {}  # its counts, one per definition
+        self.counting: dict[str, Callable] = {}  # a view -> the counts of its definition
         self.observe = None
         self.empty: set[str] = set()  # views known to have no row (see _checkpoint)
         self.totals: set[str] = set()  # views whose rows are counted (run summary)
@@ -426,8 +428,24 @@ class _Views:
             files = self._listed(name)
             if files is not None and files <= numbering.COUNTED_FILES_MAX:
                 counts.update(numbering.per_file_counts(files))
+        self.counting.pop(name, None)
         if counts and self.observe is not None:
             self.observers[name].append(self.observe(name, counts))
+            self.counting[name] = self.observers[name][-1]
+
+    def settle(self) -> None:
+        """Define again without its counts each view whose current definition has been
+        counted (its statement ran, its counts arrived), and what reads it: an observation
+        stands in Spark's way (no column pruning or filter through it), so every later
+        reader would parse every column of the files and count them again."""
+        done = [name for name, counts in self.counting.items() if counts(wait=0) is not None]
+        for name in done:
+            del self.counting[name]
+            view = self.views.get(name)
+            if view is None or view.materialized or view.replaced:
+                continue
+            self.executor.execute(view.stmt.sql)
+            self._refresh({name}, rows_changed=False)
 
     def total(self, name: str, wait: float) -> int | None:
         """The rows counted in `name` (the same in every definition counted), or None."""
@@ -462,7 +480,7 @@ class _Views:
         count stands in Spark's way (no filter or column pruning through it), and the DLQ's
         pass after the writes needs none."""
         watched, self.watched = set(self.watched) | self.totals, {}
-        self.totals = set()
+        self.totals, self.counting = set(), {}
         for name in watched:
             view = self.views.get(name)
             if view is None or view.materialized or view.replaced:
@@ -538,6 +556,7 @@ class _Views:
                        inline):
             view.materialized = True
             self._refresh({name}, rows_changed=False)
+        self.settle()
 
     def _from_side(self, view: _View, define: str, rows: int) -> None:
         """A chain's failing rows, defined over the lines a write split off: no copy."""

@@ -118,6 +118,11 @@ def test_a_correlated_run_numbers_the_rows_only_when_a_group_fails(executor, tmp
         ["c2"]
     assert dlq(failing) == [("src", "2", "type_coercion_failure", "true", "transform:parse"),
                             ("src", "303", "correlated", "false", "correlation_commit")]
+    # the first statement that read the rows counted them for the run summary; the
+    # statements after it read them without the counts (runtime/runner.py::settle)
+    assert failing.result.counts["total"] == 304
+    plan = executor.spark.table("`src.rows`")._jdf.queryExecution().analyzed().toString()
+    assert "CollectMetrics" not in plan
 
 
 def test_files_with_spaces_quotes_and_accents_in_their_names(executor, tmp_path):
