@@ -36,9 +36,11 @@ MIN_GAIN = 24
 # Views materialized in every retraction pass (those that depend on the retraction state).
 SEGMENT_BOUNDARIES = (".eval", ".final")
 # A source's files are copied as Parquet only when more scans than this would parse them
-# otherwise: at 1M rows a copy costs ~1.2 s, one more CSV parse ~0.2-0.6 s over reading
-# the copy (benchmarks, 2 cores: 3-14% faster without the copy at 2-6 scans).
-MAX_PARSES = 6
+# otherwise: at 1M rows a copy costs ~1.2-2.6 s, one more CSV parse ~0.2-0.6 s over reading
+# the copy (benchmarks, 2 cores: 3-14% faster without the copy at 2-6 scans; retraction's
+# 7 scans 1.4-1.9 s faster without it once a source's rows are read without their counts
+# after the first scan, runtime/runner.py::_Views.settle).
+MAX_PARSES = 12
 FAILURES = "failures"  # Statement.meta of a checkpoint of failures (see checkpoint)
 EMPTY_UNLESS = "empty_unless"  # Statement.meta: views without which it has no row
 

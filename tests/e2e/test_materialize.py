@@ -6,6 +6,7 @@ would parse them, and its rows keep their numbers either way."""
 
 from __future__ import annotations
 
+from clinker_sql.codegen.materialize import MAX_PARSES
 from clinker_sql.project import Project
 
 from .pipelines import dlq, pipeline, run, sink, source, transform, write_case
@@ -67,7 +68,7 @@ def _globbed(*nodes: str) -> str:
 
 
 FEW = _globbed(transform("double", "src", "emit twice = amount * 2"), sink("out", "double"))
-MANY = _globbed(*(sink(f"out{i}", "src") for i in range(7)))
+MANY = _globbed(*(sink(f"out{i}", "src") for i in range(MAX_PARSES + 1)))
 FILES = {  # b.csv is the larger file: Spark reads it first, the numbering still starts at a
     "src/a.csv": "id,amount\n1,10\n2,x\n",
     "src/b.csv": "id,amount\n" + "".join(f"{i},{'y' if i == 5 else i}\n" for i in range(3, 40)),
@@ -99,4 +100,4 @@ def test_rows_are_numbered_across_files_with_or_without_the_copy(executor, tmp_p
     assert few.column("out.csv", "twice")[:2] == ["20", "6"]
     many = run(executor, tmp_path / "many", MANY, FILES)
     assert dlq(many) == expected
-    assert many.column("out6.csv", "id")[:3] == ["1", "3", "4"]
+    assert many.column(f"out{MAX_PARSES}.csv", "id")[:3] == ["1", "3", "4"]
