@@ -163,6 +163,7 @@ class _Run:
                 counts = self._report(report)
             if stmt.meta.get("dlq") and not _dlq_variant(stmt, counts):
                 continue
+            self.views.settle(list(stmt.reads))  # before the write's own counts
             if self.observe is not None and "observe" in stmt.meta:
                 watched.append(self.observe(stmt.meta["observe"]["view"],
                                             stmt.meta["observe"]["counts"]))
@@ -170,7 +171,6 @@ class _Run:
                 for sql in T.table_prepare_statements(stmt.meta):
                     executor.execute(sql)
             _timed(executor, stmt, self.timings, self.progress)
-            self.views.settle()
             if stmt.meta.get("format") != "table":
                 self.pending.append(outputs.assemble(stmt.meta, self.base))
             if stmt.meta.get(SPLIT):  # the failing rows it split off (codegen/split_write.py)
@@ -433,12 +433,16 @@ class _Views:
             self.observers[name].append(self.observe(name, counts))
             self.counting[name] = self.observers[name][-1]
 
-    def settle(self) -> None:
-        """Define again without its counts each view whose current definition has been
-        counted (its statement ran, its counts arrived), and what reads it: an observation
-        stands in Spark's way (no column pruning or filter through it), so every later
-        reader would parse every column of the files and count them again."""
-        done = [name for name, counts in self.counting.items() if counts(wait=0) is not None]
+    def settle(self, reads: list[str]) -> None:
+        """Before a statement reading `reads` runs: define again without its counts each
+        view it reads whose current definition has been counted (an earlier statement
+        read it, its counts arrived), and what reads that view. An observation stands in
+        Spark's way (no column pruning or filter through it, the counts evaluated again);
+        the views are defined again only when a statement will read them (~20 ms a view)."""
+        copies = {n for n, v in self.views.items() if v.materialized and n not in reads}
+        upstream = self.upstream(reads, stop=copies) if self.counting else set()
+        done = [name for name, counts in self.counting.items()
+                if name in upstream and counts(wait=0) is not None]
         for name in done:
             del self.counting[name]
             view = self.views.get(name)
@@ -552,11 +556,11 @@ class _Views:
         sources = view.checkpoint.meta.get(numbering.PER_FILE) if view.checkpoint else None
         inline = (lambda: self.counted_numbering(sources, WITNESS_WAIT_SECONDS)) \
             if sources else None
+        self.settle([name])
         if _checkpoint(self.executor, view, self.timings, self.scratch, suffix, self.empty,
                        inline):
             view.materialized = True
             self._refresh({name}, rows_changed=False)
-        self.settle()
 
     def _from_side(self, view: _View, define: str, rows: int) -> None:
         """A chain's failing rows, defined over the lines a write split off: no copy."""
