@@ -439,17 +439,23 @@ class _Views:
         read it, its counts arrived), and what reads that view. An observation stands in
         Spark's way (no column pruning or filter through it, the counts evaluated again);
         the views are defined again only when a statement will read them (~20 ms a view)."""
+        if not self.counting:
+            return
         copies = {n for n, v in self.views.items() if v.materialized and n not in reads}
-        upstream = self.upstream(reads, stop=copies) if self.counting else set()
+        upstream = self.upstream(reads, stop=copies)
         done = [name for name, counts in self.counting.items()
                 if name in upstream and counts(wait=0) is not None]
         for name in done:
             del self.counting[name]
-            view = self.views.get(name)
-            if view is None or view.materialized or view.replaced:
-                continue
-            self.executor.execute(view.stmt.sql)
-            self._refresh({name}, rows_changed=False)
+            self._uncounted(name)
+
+    def _uncounted(self, name: str) -> None:
+        """`name` defined again from its statement (without counts), and what reads it."""
+        view = self.views.get(name)
+        if view is None or view.materialized or view.replaced:
+            return
+        self.executor.execute(view.stmt.sql)
+        self._refresh({name}, rows_changed=False)
 
     def total(self, name: str, wait: float) -> int | None:
         """The rows counted in `name` (the same in every definition counted), or None."""
@@ -486,11 +492,7 @@ class _Views:
         watched, self.watched = set(self.watched) | self.totals, {}
         self.totals, self.counting = set(), {}
         for name in watched:
-            view = self.views.get(name)
-            if view is None or view.materialized or view.replaced:
-                continue
-            self.executor.execute(view.stmt.sql)
-            self._refresh({name}, rows_changed=False)
+            self._uncounted(name)
 
     def _counts(self, name: str, wait: float) -> list[dict]:
         """The counts reported for the definitions of a witness view (the last one waited
