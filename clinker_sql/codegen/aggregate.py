@@ -16,7 +16,9 @@ from sqlglot import exp
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
+from clinker_sql.codegen.dlq import EARLY_VIEW
 from clinker_sql.codegen.dlq_shape import dlq_select
+from clinker_sql.codegen.one_pass import chain_failures_with_groups, clean_groups_meta
 from clinker_sql.codegen.plan import (
     SOURCE_FILE,
     SOURCE_NAME,
@@ -185,7 +187,10 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
     where = S.and_(S.is_null(S.col(ERR)), S.col(KEEP),
                    S.not_(S.col(RETRACTED)) if relaxed and not numbered else None)
     group_tuple = Sql(", ".join(ident(k) for k in keys)) if keys else None
+    clean = None
     if numbered:
+        clean = chain_failures_with_groups(ctx, node.name, upstream.view, items, keys,
+                                           group_items)
         live = S.not_(S.col(RETRACTED))
         outer = [(S.col(k), k) for k in keys]
         outer += [(exp.Filter(this=S.fn("any_value", S.col(c)), expression=exp.Where(this=live)),
@@ -243,11 +248,18 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
     if numbered:  # the raw key values, for the group numbers' lookup (codegen/retraction.py)
         final_items += [(S.col(k, "groups"), index_key(i)) for i, k in enumerate(keys)]
         final_items.append((S.col(INDEX, "groups"), INDEX))
-    ctx.add(Statement("view", node.name, final_view, render(
-        "aggregate_final.sql.j2", view=ident(final_view), groups=ident(groups_view),
-        select_list=select_list(final_items), numbered=numbered, live=ident(LIVE),
-        first=ident(FIRST), index=ident(INDEX)),
-        header=f"aggregate {node.name}: emitted values (first-seen group order)"))
+    def final_sql(groups: str) -> str:
+        return render("aggregate_final.sql.j2", view=ident(final_view), groups=ident(groups),
+                      select_list=select_list(final_items), numbered=numbered,
+                      live=ident(LIVE), first=ident(FIRST), index=ident(INDEX))
+
+    header = f"aggregate {node.name}: emitted values (first-seen group order)"
+    meta: dict = {}
+    if clean is not None:  # codegen/one_pass.py
+        meta = clean_groups_meta(final_sql(clean), clean, EARLY_VIEW)
+        header += f"; when nothing is retracted, read from {clean} instead (the same SELECT)"
+    ctx.add(Statement("view", node.name, final_view, final_sql(groups_view), header=header,
+                      meta=meta))
     if relaxed:
         index_view = ctx.view(node.name, "index")
         keys_sql = ", ".join(ident(index_key(i)) for i in range(len(keys)))

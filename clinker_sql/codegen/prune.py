@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from clinker_sql.codegen.one_pass import ALSO_READS
 from clinker_sql.codegen.plan import Statement
 
 # statements the run needs for themselves: what they read is needed
@@ -23,7 +24,9 @@ UNREAD = "unread"
 def mark_unread(statements: list[Statement]) -> list[Statement]:
     """Mark (`meta["unread"]`) every view, and its checkpoint, that no statement the run
     needs reads, directly or through other views."""
-    reads = {s.name: s.reads for s in statements if s.kind == "view"}
+    # a view the runner may define another view over instead (codegen/one_pass.py)
+    reads = {s.name: tuple(s.reads) + tuple(s.meta.get(ALSO_READS, ()))
+             for s in statements if s.kind == "view"}
     needed: set[str] = set()
     stack = [r for s in statements if s.kind in _ROOTS for r in s.reads]
     if any(s.kind == "fixpoint" for s in statements):

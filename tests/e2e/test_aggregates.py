@@ -298,3 +298,37 @@ def test_nodes_after_the_aggregate_never_see_a_failing_order_s_other_lines(execu
     assert not [e for e in dlq(r) if e[4] == "transform:gate"]
     assert ("o", "3", "type_coercion_failure", "true", "transform:check") in dlq(r)
     rerun_equals(executor, tmp_path, yaml_text, files, {"o": {2, 3}}, r, ["out"], "dept")
+
+
+def _final_copy(r, view: str) -> dict:
+    return next(t for t in r.result.timings if t["kind"] == "checkpoint" and t["name"] == view)
+
+
+def test_a_clean_run_reads_the_groups_from_the_chain_s_one_pass(executor, tmp_path):
+    """codegen/one_pass.py: the chain's failing rows and the aggregate's groups come from one
+    pass; with no failure before the aggregate its rows are those groups (no second pass),
+    and with one they are computed again without the retracted order."""
+    body = [step("transform", "check", "o",
+                 "emit order_id = order_id\nemit dept = dept\nemit amt = amount.to_int()"),
+            step("aggregate", "totals", "check", "emit dept = dept\nemit total = sum(amt)\n"
+                 "emit lo = min(amt)\nemit n = count(*)", "\n      group_by: [dept]"),
+            sink("out", "totals")]
+    yaml_text = pipeline(source("o", ORDERS, "order_id"), *body)
+    clean = {"o.csv": "order_id,dept,amount,weight\n"
+                      "O1,HR,10,1\nO2,ENG,50,1\nO2,HR,4,1\nO3,ENG,12,1\nO4,OPS,7,1\n"}
+    r = run(executor, tmp_path, yaml_text, clean)
+    assert _final_copy(r, "totals.final").get("clean") is True
+    assert r.rows("out.csv") == [{"dept": "HR", "total": "14", "lo": "4", "n": "2"},
+                                 {"dept": "ENG", "total": "62", "lo": "12", "n": "2"},
+                                 {"dept": "OPS", "total": "7", "lo": "7", "n": "1"}]
+    assert dlq(r) == []
+
+    bad = {"o.csv": clean["o.csv"].replace("O2,HR,4", "O2,HR,x")}
+    (tmp_path / "bad").mkdir()
+    r = run(executor, tmp_path / "bad", yaml_text, bad)
+    assert "clean" not in _final_copy(r, "totals.final")
+    # order O2 is retracted: its ENG line leaves ENG, and HR keeps only O1
+    assert r.rows("out.csv") == [{"dept": "HR", "total": "10", "lo": "10", "n": "1"},
+                                 {"dept": "ENG", "total": "12", "lo": "12", "n": "1"},
+                                 {"dept": "OPS", "total": "7", "lo": "7", "n": "1"}]
+    assert dlq(r) == [("o", "3", "type_coercion_failure", "true", "transform:check")]

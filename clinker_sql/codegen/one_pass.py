@@ -1,0 +1,104 @@
+"""A retraction aggregate over a fused chain: its groups and the chain's failing rows in
+one pass (called by `aggregate.compile_aggregate`).
+
+A fused chain's failing rows are a copy of their own (`<chain>.failed`, codegen/fusion.py):
+one evaluation of the chain over its source. A retraction aggregate reading the chain's
+good rows evaluates the chain again, after the failures are known, because a failing row
+retracts its correlation group's contributions (codegen/retraction.py). Parsing the
+source is most of each pass: two passes where the job written by hand makes one.
+
+Most runs retract nothing. So the first pass computes both at once, `<node>.spec`, copied:
+each failing row as a group of its own (its entry as JSON, as a split write keeps it,
+codegen/split_write.py) and every good row in its group, as if nothing were retracted.
+The chain's failing rows are read from that copy. When the triggers raised before any
+retraction-mode node turn out empty, nothing is retracted in the first pass, and the
+runner defines `<node>.final` over the groups of that copy (`<node>.spec_groups`) instead
+of a second pass (runtime/runner.py, `CLEAN_GROUPS`). Otherwise `<node>.final` is computed
+as before, and each later retraction pass computes it again.
+
+A failing row's arguments are not evaluated (`CASE WHEN $dlq IS NULL`): its values may be
+anything the chain left there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from sqlglot import exp
+
+from clinker_sql.codegen import sql as S
+from clinker_sql.codegen.context import Context
+from clinker_sql.codegen.fusion import DLQ, DLQ_TYPE, LIVE
+from clinker_sql.codegen.materialize import checkpoint
+from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
+
+CLEAN_GROUPS = "clean_groups"  # Statement.meta of `<node>.final`: {define, unless}
+ALSO_READS = "also_reads"  # Statement.meta: views the runner may read for it (codegen/prune.py)
+FAIL = "$fail"  # a failing row's own group (a unique id), NULL for a good row
+ENTRY = "$fail.entry"  # its DLQ entry as JSON
+
+
+def chain_failures_with_groups(ctx: Context, node: str, chain_ok: str, eval_items: list,
+                               keys: list[str], group_items: list) -> str | None:
+    """`group_items`: the key columns, then each binding's value and `$first`.
+
+    Add `<node>.spec` (copied) before the chain's failing rows and read those from it;
+    add `<node>.spec_groups`, its groups shaped as `<node>.groups`, and return its name
+    (None when `chain_ok` is not a fused chain's good rows)."""
+    end = ctx.chain_ends.get(chain_ok)
+    if end is None:
+        return None
+    carry, failed = end
+    statements = ctx.compiled.statements
+    at = next((i for i, s in enumerate(statements) if s.kind == "view" and s.name == failed),
+              None)
+    if at is None:
+        return None
+    spec = ctx.view(node, "spec")
+    good = S.is_null(S.col(DLQ))
+    failing = S.not_null(S.col(DLQ))
+    inner = [(e if _is_column(e, n) else S.case([(good.copy(), e)]), n) for e, n in eval_items]
+    inner += [(S.case([(failing.copy(), S.fn("monotonically_increasing_id"))]), FAIL),
+              (S.case([(failing.copy(), S.fn("to_json", S.col(DLQ)))]), ENTRY)]
+    from clinker_sql.codegen.transform import ERR, KEEP
+
+    body = render(
+        "aggregate_spec.sql.j2", view=ident(spec), carry=ident(carry),
+        inner_list=select_list(inner), select_list=select_list(
+            group_items + [(S.col(FAIL), FAIL), (S.col(ENTRY), ENTRY)]),
+        rows=sql(S.or_(S.col(LIVE), failing.copy())),
+        where=sql(S.or_(S.not_null(S.col(FAIL)), S.and_(S.is_null(S.col(ERR)), S.col(KEEP)))),
+        group_by=Sql(", ".join(ident(k) for k in keys + [FAIL, ENTRY])))
+    added = [Statement("view", node, spec, body,
+                       header=f"aggregate {node}: one pass over the fused chain before it "
+                              f"({carry}): its failing rows, each a group of its own, and "
+                              "its good rows' groups as if nothing were retracted "
+                              "(codegen/one_pass.py)"),
+             checkpoint(spec, node, f"one pass gives {failed} and, when nothing is "
+                                    f"retracted, the groups of {node}")]
+    entry = S.fn("from_json", S.col(ENTRY), S.string(DLQ_TYPE))
+    statements[at] = replace(statements[at], sql=render(
+        "carry_filter.sql.j2", view=ident(failed), carry=ident(spec),
+        select_list=select_list([(entry, DLQ)]), condition=sql(S.not_null(S.col(FAIL)))),
+        header=statements[at].header + f" (read from {spec})")
+    statements[at:at] = added
+    groups = ctx.view(node, "spec_groups")
+    items = [(S.col(c), c) for _, c in group_items]  # the keys first, as in the groups
+    items.append((S.boolean(True), LIVE))
+    ctx.add(Statement("view", node, groups, render(
+        "carry_filter.sql.j2", view=ident(groups), carry=ident(spec),
+        select_list=select_list(items), condition=sql(S.is_null(S.col(FAIL)))),
+        header=f"aggregate {node}: the groups of {spec}, as if nothing were retracted "
+               f"(read for {ctx.view(node, 'final')} when nothing is)"))
+    return groups
+
+
+def clean_groups_meta(final_sql: str, groups: str, unless: str) -> dict:
+    """`<node>.final`'s meta: its definition over `groups` (`<node>.spec_groups`), which
+    the runner uses when `unless` (the early triggers) was found empty."""
+    return {CLEAN_GROUPS: {"define": final_sql, "unless": [unless]}, ALSO_READS: [groups]}
+
+
+def _is_column(e: exp.Expression, name: str) -> bool:
+    return isinstance(e, exp.Column) and e.name == name and not e.table
