@@ -32,6 +32,7 @@ from clinker_sql.codegen.fusion import DLQ, DLQ_TYPE, LIVE
 from clinker_sql.codegen.materialize import checkpoint
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
+from clinker_sql.codegen.transform import ERR, KEEP
 
 CLEAN_GROUPS = "clean_groups"  # Statement.meta of `<node>.final`: {define, unless}
 ALSO_READS = "also_reads"  # Statement.meta: views the runner may read for it (codegen/prune.py)
@@ -61,8 +62,6 @@ def chain_failures_with_groups(ctx: Context, node: str, chain_ok: str, eval_item
     inner = [(e if _is_column(e, n) else S.case([(good.copy(), e)]), n) for e, n in eval_items]
     inner += [(S.case([(failing.copy(), S.fn("monotonically_increasing_id"))]), FAIL),
               (S.case([(failing.copy(), S.fn("to_json", S.col(DLQ)))]), ENTRY)]
-    from clinker_sql.codegen.transform import ERR, KEEP
-
     body = render(
         "aggregate_spec.sql.j2", view=ident(spec), carry=ident(carry),
         inner_list=select_list(inner), select_list=select_list(
