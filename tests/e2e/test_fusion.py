@@ -120,6 +120,16 @@ def test_retraction_pipeline_fuses_the_chain_before_its_aggregate(tmp_path):
     views = {s.name: s for s in compiled.statements if s.kind == "view"}
     assert views["o.errors"].reads == views["check.errors"].reads == ("check.failed",)
     assert "ratio.carry" not in views and "ratio.eval" in views
+    # codegen/one_pass.py: the chain's failing rows come from the aggregate's one pass,
+    # copied before them; the groups of that pass stand in for a second pass when clean
+    assert views["totals.spec"].reads == ("check.carry",)
+    assert views["check.failed"].reads == ("totals.spec",)
+    order = [(s.kind, s.name) for s in compiled.statements]
+    assert order.index(("checkpoint", "totals.spec")) < order.index(("view", "check.failed"))
+    assert views["totals.spec_groups"].reads == ("totals.spec",)
+    clean = views["totals.final"].meta["clean_groups"]
+    assert clean["unless"] == ["$pipeline.triggers_early"]
+    assert "`totals.spec_groups`" in clean["define"]
 
 
 def test_fused_chain_before_an_aggregate_gives_clinkers_rows_and_dlq(executor, tmp_path):
