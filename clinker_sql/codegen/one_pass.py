@@ -10,7 +10,8 @@ source is most of each pass: two passes where the job written by hand makes one.
 Most runs retract nothing. So the first pass computes both at once, `<node>.spec`, copied:
 each failing row as a group of its own (its entry as JSON, as a split write keeps it,
 codegen/split_write.py) and every good row in its group, as if nothing were retracted.
-The chain's failing rows are read from that copy. When the triggers raised before any
+The chain's failing rows are read from that copy, which counts them as it is written (a
+local run): they need no copy of their own (`COUNTS`). When the triggers raised before any
 retraction-mode node turn out empty, nothing is retracted in the first pass, and the
 runner defines `<node>.final` over the groups of that copy (`<node>.spec_groups`) instead
 of a second pass (runtime/runner.py, `CLEAN_GROUPS`). Otherwise `<node>.final` is computed
@@ -35,6 +36,7 @@ from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.codegen.transform import ERR, KEEP
 
 CLEAN_GROUPS = "clean_groups"  # Statement.meta of `<node>.final`: {define, unless}
+COUNTS = "counts"  # Statement.meta of a checkpoint: {view: SQL count of its rows in the copy}
 ALSO_READS = "also_reads"  # Statement.meta: views the runner may read for it (codegen/prune.py)
 FAIL = "$fail"  # a failing row's own group (a unique id), NULL for a good row
 ENTRY = "$fail.entry"  # its DLQ entry as JSON
@@ -74,8 +76,8 @@ def chain_failures_with_groups(ctx: Context, node: str, chain_ok: str, eval_item
                               f"({carry}): its failing rows, each a group of its own, and "
                               "its good rows' groups as if nothing were retracted "
                               "(codegen/one_pass.py)"),
-             checkpoint(spec, node, f"one pass gives {failed} and, when nothing is "
-                                    f"retracted, the groups of {node}")]
+             _counting(checkpoint(spec, node, f"one pass gives {failed} and, when nothing "
+                                              f"is retracted, the groups of {node}"), failed)]
     entry = S.fn("from_json", S.col(ENTRY), S.string(DLQ_TYPE))
     statements[at] = replace(statements[at], sql=render(
         "carry_filter.sql.j2", view=ident(failed), carry=ident(spec),
@@ -97,6 +99,15 @@ def clean_groups_meta(final_sql: str, groups: str, unless: str) -> dict:
     """`<node>.final`'s meta: its definition over `groups` (`<node>.spec_groups`), which
     the runner uses when `unless` (the early triggers) was found empty."""
     return {CLEAN_GROUPS: {"define": final_sql, "unless": [unless]}, ALSO_READS: [groups]}
+
+
+def _counting(copy: Statement, failed: str) -> Statement:
+    """The copy counts the chain's failing rows as it is written (a local run): `failed`
+    is then defined over it with no copy of its own, or as empty (runtime/runner.py)."""
+    count = S.fn("count_if", S.not_null(S.col(FAIL)))
+    return replace(copy, meta={**copy.meta, COUNTS: {failed: S.to_sql(count)}},
+                   sql=copy.sql + f"\n-- it counts the rows of {failed} as it writes them: "
+                                  "the runner then makes no copy of those")
 
 
 def _is_column(e: exp.Expression, name: str) -> bool:

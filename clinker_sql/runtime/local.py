@@ -117,6 +117,13 @@ class LocalSparkExecutor(Executor):
         written, counted while writing (`Dataset.observe`; None when Spark did not report
         them in time): a copy of failures then needs no query to tell whether it is
         empty."""
+        seen = self.copy_counting(view, path, {}, wait)
+        return None if seen is None else seen["n"]
+
+    def copy_counting(self, view: str, path: str, counts: dict[str, str],
+                      wait: float = 2.0) -> dict[str, int] | None:
+        """`copy`, counting `counts` too (name -> SQL aggregate) while writing: the rows
+        written (`n`) and each count by name, or None when Spark did not report them."""
         from pyspark.sql import Observation
         from pyspark.sql import functions as F
 
@@ -124,13 +131,18 @@ class LocalSparkExecutor(Executor):
 
         observation = Observation(f"clinker-sql-copy-{uuid.uuid4().hex}")
         try:
-            df = self.spark.table(ident(view)).observe(observation, F.count(F.lit(1)).alias("n"))
+            df = self.spark.table(ident(view)).observe(
+                observation, F.count(F.lit(1)).alias("n"),
+                *[F.expr(e).alias(f"x{i}") for i, e in enumerate(counts.values())])
             df.write.mode("overwrite").option("compression", CHECKPOINT_CODEC).parquet(path)
             self.spark.sql(copy_view_statement(view, path))
         except Exception as exc:  # noqa: BLE001
             raise _translate(exc) from None
-        counts = _observed(observation, view, wait)
-        return None if counts is None else int(counts["n"])
+        seen = _observed(observation, view, wait)
+        if seen is None:
+            return None
+        return {"n": int(seen["n"]), **{name: int(seen[f"x{i}"])
+                                        for i, name in enumerate(counts)}}
 
     def planned_empty(self, view: str) -> bool:
         """Whether Spark's optimizer already proved `view` empty (its optimized plan is an

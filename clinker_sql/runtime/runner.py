@@ -20,7 +20,7 @@ from clinker_sql.codegen.dlq import TRIGGERS_VIEW
 from clinker_sql.codegen.empty_dlq import AFTER_WRITES
 from clinker_sql.codegen.materialize import EMPTY_UNLESS, FAILURES
 from clinker_sql.codegen.numbering import LISTING, LOCAL, OBSERVED, SKIP_UNLESS, counted_total
-from clinker_sql.codegen.one_pass import CLEAN_GROUPS
+from clinker_sql.codegen.one_pass import CLEAN_GROUPS, COUNTS
 from clinker_sql.codegen.plan import Compiled, Statement
 from clinker_sql.codegen.prune import UNREAD
 from clinker_sql.codegen.split_write import SPLIT
@@ -339,7 +339,11 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
         return True
     rows = None
     copy = getattr(executor, "copy", None) if view.failures else None
-    if copy is not None:  # counted while written: no query to tell whether it is empty
+    counting = getattr(executor, "copy_counting", None) if meta.get(COUNTS) else None
+    if counting is not None:  # rows of other views counted while written (one_pass.py)
+        seen = counting(name, checkpoint_path(name, scratch, suffix), dict(meta[COUNTS]))
+        view.counted = {k: n for k, n in (seen or {}).items() if k != "n"}
+    elif copy is not None:  # counted while written: no query to tell whether it is empty
         rows = copy(name, checkpoint_path(name, scratch, suffix))
     else:
         for sql in checkpoint_statements(name, scratch, suffix):
@@ -383,6 +387,7 @@ class _View:
     failures: bool = False  # a copy of failures: an empty one is planned as empty
     checkpoint: Statement | None = None  # the statement that materialized it
     files: int | None = None  # a source's files view, listed: how many files
+    counted: dict[str, int] | None = None  # views whose rows its copy counted (one_pass.py)
 
 
 class _Views:
@@ -568,6 +573,8 @@ class _Views:
                        inline):
             view.materialized = True
             self._refresh({name}, rows_changed=False)
+            for counted, rows in (view.counted or {}).items():  # defined over this copy
+                self.sides[counted] = ("", rows)
 
     def _clean_groups(self, view: _View, define: str) -> None:
         """Nothing retracted before this aggregate: its emitted rows from the groups the
@@ -580,15 +587,16 @@ class _Views:
         self._refresh({view.stmt.name}, rows_changed=False)
 
     def _from_side(self, view: _View, define: str, rows: int) -> None:
-        """A chain's failing rows, defined over the lines a write split off: no copy."""
+        """A chain's failing rows, defined over the lines a write split off (`define`), or
+        already over a copy that counted them (no `define`): no copy of their own."""
         start = time.perf_counter()
         name = view.stmt.name
         self.empty.discard(name)
-        if rows:
-            self.executor.execute(define)
-        else:
+        if not rows:
             _define_empty(self.executor, name)
             self.empty.add(name)
+        elif define:
+            self.executor.execute(define)
         view.materialized = True
         _checkpoint_timing(self.timings, view, start, side=rows)
         self._refresh({name}, rows_changed=False)

@@ -300,7 +300,7 @@ def test_nodes_after_the_aggregate_never_see_a_failing_order_s_other_lines(execu
     rerun_equals(executor, tmp_path, yaml_text, files, {"o": {2, 3}}, r, ["out"], "dept")
 
 
-def _final_copy(r, view: str) -> dict:
+def _copy_timing(r, view: str) -> dict:
     return next(t for t in r.result.timings if t["kind"] == "checkpoint" and t["name"] == view)
 
 
@@ -317,7 +317,9 @@ def test_a_clean_run_reads_the_groups_from_the_chain_s_one_pass(executor, tmp_pa
     clean = {"o.csv": "order_id,dept,amount,weight\n"
                       "O1,HR,10,1\nO2,ENG,50,1\nO2,HR,4,1\nO3,ENG,12,1\nO4,OPS,7,1\n"}
     r = run(executor, tmp_path, yaml_text, clean)
-    assert _final_copy(r, "totals.final").get("clean") is True
+    assert _copy_timing(r, "totals.final").get("clean") is True
+    # the chain's failing rows were counted while the one pass was copied: no copy of theirs
+    assert _copy_timing(r, "check.failed").get("side") == 0
     assert r.rows("out.csv") == [{"dept": "HR", "total": "14", "lo": "4", "n": "2"},
                                  {"dept": "ENG", "total": "62", "lo": "12", "n": "2"},
                                  {"dept": "OPS", "total": "7", "lo": "7", "n": "1"}]
@@ -326,7 +328,8 @@ def test_a_clean_run_reads_the_groups_from_the_chain_s_one_pass(executor, tmp_pa
     bad = {"o.csv": clean["o.csv"].replace("O2,HR,4", "O2,HR,x")}
     (tmp_path / "bad").mkdir()
     r = run(executor, tmp_path / "bad", yaml_text, bad)
-    assert "clean" not in _final_copy(r, "totals.final")
+    assert "clean" not in _copy_timing(r, "totals.final")
+    assert _copy_timing(r, "check.failed").get("side") == 1
     # order O2 is retracted: its ENG line leaves ENG, and HR keeps only O1
     assert r.rows("out.csv") == [{"dept": "HR", "total": "10", "lo": "10", "n": "1"},
                                  {"dept": "ENG", "total": "12", "lo": "12", "n": "1"},
