@@ -25,14 +25,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sqlglot import exp
-
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.fusion import DLQ, DLQ_TYPE, LIVE
 from clinker_sql.codegen.materialize import checkpoint
 from clinker_sql.codegen.plan import Statement
-from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
+from clinker_sql.codegen.templates import Sql, ident, is_column, render, select_list, sql
 from clinker_sql.codegen.transform import ERR, KEEP
 
 CLEAN_GROUPS = "clean_groups"  # Statement.meta of `<node>.final`: {define, unless}
@@ -61,7 +59,7 @@ def chain_failures_with_groups(ctx: Context, node: str, chain_ok: str, eval_item
     spec = ctx.view(node, "spec")
     good = S.is_null(S.col(DLQ))
     failing = S.not_null(S.col(DLQ))
-    inner = [(e if _is_column(e, n) else S.case([(good.copy(), e)]), n) for e, n in eval_items]
+    inner = [(e if is_column(e, n) else S.case([(good.copy(), e)]), n) for e, n in eval_items]
     inner += [(S.case([(failing.copy(), S.fn("monotonically_increasing_id"))]), FAIL),
               (S.case([(failing.copy(), S.fn("to_json", S.col(DLQ)))]), ENTRY)]
     body = render(
@@ -108,7 +106,3 @@ def _counting(copy: Statement, failed: str) -> Statement:
     return replace(copy, meta={**copy.meta, COUNTS: {failed: S.to_sql(count)}},
                    sql=copy.sql + f"\n-- it counts the rows of {failed} as it writes them: "
                                   "the runner then makes no copy of those")
-
-
-def _is_column(e: exp.Expression, name: str) -> bool:
-    return isinstance(e, exp.Column) and e.name == name and not e.table

@@ -71,9 +71,10 @@ def render(template: str, **context: object) -> str:
 def select_list(items: list[tuple[exp.Expression, str]]) -> Sql:
     """`expression AS name` items, one per line, for a SELECT list; a column kept under its
     own name is just the column."""
-    return Sql(",\n  ".join(ident(name) if _is_column(e, name) else f"{sql(e)} AS {ident(name)}"
+    return Sql(",\n  ".join(ident(name) if is_column(e, name) else f"{sql(e)} AS {ident(name)}"
                             for e, name in items))
 
 
-def _is_column(e: exp.Expression, name: str) -> bool:
+def is_column(e: exp.Expression, name: str) -> bool:
+    """`e` is the bare column `name` (no table, no expression around it)."""
     return type(e) is exp.Column and not e.args.get("table") and e.this.this == name

@@ -411,7 +411,7 @@ class _Views:
         self.totals: set[str] = set()  # views whose rows are counted (run summary)
         self.files: dict[str, str | None] = {}  # such a view -> its source's files view
         # a chain's failing rows, split off by a write: view -> (its definition, rows)
-        self.sides: dict[str, tuple[str, int]] = {}
+        self.sides: dict[str, tuple[str | None, int]] = {}
 
     def watch(self, witnesses: dict[str, list[str]], observe) -> None:
         """Count the rows meeting each witness condition in every definition of its view
@@ -574,7 +574,7 @@ class _Views:
             view.materialized = True
             self._refresh({name}, rows_changed=False)
             for counted, rows in (view.counted or {}).items():  # defined over this copy
-                self.sides[counted] = ("", rows)
+                self.sides[counted] = (None, rows)
 
     def _clean_groups(self, view: _View, define: str) -> None:
         """Nothing retracted before this aggregate: its emitted rows from the groups the
@@ -586,7 +586,7 @@ class _Views:
         _checkpoint_timing(self.timings, view, start, clean=True)
         self._refresh({view.stmt.name}, rows_changed=False)
 
-    def _from_side(self, view: _View, define: str, rows: int) -> None:
+    def _from_side(self, view: _View, define: str | None, rows: int) -> None:
         """A chain's failing rows, defined over the lines a write split off (`define`), or
         already over a copy that counted them (no `define`): no copy of their own."""
         start = time.perf_counter()
