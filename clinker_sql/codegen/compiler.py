@@ -40,6 +40,10 @@ SESSION_SETTINGS = (
     # parsing and analyzing its text again in every statement that reads it (the runner
     # redefines the readers of a view it replaces: runtime/runner.py, _Views)
     ("spark.sql.legacy.storeAnalyzedPlanForView", "true"),
+    # a shuffle stage that ran empty must not take the observations before it out of the
+    # final plan: their counts would be lost (runtime/runner.py, Dataset.observe)
+    ("spark.sql.adaptive.optimizer.excludedRules",
+     "org.apache.spark.sql.execution.adaptive.AQEPropagateEmptyRelation"),
 )
 
 

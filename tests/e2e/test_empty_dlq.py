@@ -215,3 +215,28 @@ def test_a_local_copy_counts_the_rows_it_writes(executor, tmp_path):
     executor.execute("CREATE OR REPLACE TEMPORARY VIEW `t.none` AS "
                      "SELECT id FROM range(5) WHERE id > 9")
     assert executor.copy("t.none", str(tmp_path / "none")) == 0
+
+
+def test_a_sink_that_receives_no_row_still_counts_what_its_write_read(executor, tmp_path):
+    """The first write's branch has no row: its shuffle stage runs empty, and Spark's
+    adaptive plan must keep the observations below it (AQEPropagateEmptyRelation is off,
+    codegen/compiler.py), or the counts are lost and the DLQ's pass and the written query
+    run after all."""
+    text = pipeline(
+        source("src", "id, region, x"),
+        transform("parse", "src", "emit n = x.to_int()"),
+        """
+  - type: route
+    name: by_region
+    input: parse
+    config:
+      mode: exclusive
+      conditions:
+        intl: "region == \\"intl\\""
+      default: home
+""", sink("intl", "by_region.intl"), sink("home", "by_region.home"), name="routed")
+    r = run(executor, tmp_path, text, {"src.csv": "id,region,x\na,home,5\nb,home,7\n"})
+    assert r.column("intl.csv", "id") == [] and r.column("home.csv", "id") == ["a", "b"]
+    assert r.result.counts == {"total": 2, "ok": 2, "written": 2, "dlq": 0} and dlq(r) == []
+    assert "parse.failed" not in _checkpoints(r)
+    assert [t["name"] for t in r.result.timings if t["kind"] == "report"] == ["report"]
