@@ -9,15 +9,20 @@ become `correlated` collaterals. Keys are compared as normalized text (null and
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import dlq_select
 from clinker_sql.codegen.materialize import checkpoint
+from clinker_sql.codegen.numbering import CK_SKETCH, OBSERVED
 from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_NAME, SOURCE_ROW, Statement
 from clinker_sql.codegen.sink import SinkPlan
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
+from clinker_sql.codegen.written import distinct_records
+from clinker_sql.config import model as m
 from clinker_sql.cxl.text import to_cell
 
 DIRTY = "$pipeline.ck_dirty"
@@ -25,6 +30,7 @@ MEMBERS = "$pipeline.ck_members"
 BIG = "$pipeline.ck_big"
 OVERFLOW = "$pipeline.ck_overflow"
 COLLATERAL = "$pipeline.ck_collateral"
+BOUND = "bound"  # Statement.meta of the ck_big checkpoint: see _sketch_bound
 
 
 def lattice(ctx: Context) -> list[str]:
@@ -59,6 +65,25 @@ def _same_source(dirty: str, rows: str, merged: bool) -> exp.Expression:
 def _has_combine(ctx: Context) -> bool:
     """Whether any row can be '<merged>' (a combine or aggregate output)."""
     return any(n.kind in ("combine", "aggregate") for n in ctx.pipeline.nodes)
+
+
+def _sketch_bound(ctx: Context, limit: int) -> dict | None:
+    """How a local run may know `$pipeline.ck_big` is empty without counting the groups
+    (runtime/runner.py, `_Views.largest_group`): each correlated source's rows are counted
+    per key into a count-min sketch while they are read (`numbering.CK_SKETCH`). When
+    every record a sink receives is a distinct row of a correlated source, with that row's
+    key (`written.distinct_records`; no combine or aggregate, whose rows carry other keys),
+    no group holds more records than the largest cells of the sketches summed: a sketch
+    never counts a key short. None when the records may repeat a row, or a check may
+    stop reading the rows early (`fail_fast`)."""
+    if ctx.pipeline.error_handling.strategy != "continue" or any(
+            isinstance(n, (m.CombineNode, m.AggregateNode)) for n in ctx.pipeline.nodes):
+        return None
+    if not distinct_records(ctx):
+        return None
+    sketches = {s.meta[OBSERVED]: s.meta[CK_SKETCH] for s in ctx.compiled.statements
+                if s.kind == "view" and s.meta.get(CK_SKETCH)}
+    return {"limit": limit, "sketches": sketches} if sketches else None
 
 
 def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
@@ -104,8 +129,15 @@ def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
             ident(k) for k in keys)), members=ident(MEMBERS), has_key=sql(_has_key(keys)),
         limit=sql(S.small_int(limit))),
         header=f"correlation: the keys of the groups over max_group_buffer ({limit})"))
-    ctx.add(checkpoint(BIG, None, "the group sizes are counted once for every commit and "
-                       "the collateral entries", failures=True))
+    big = checkpoint(BIG, None, "the group sizes are counted once for every commit and "
+                     "the collateral entries", failures=True)
+    bound = _sketch_bound(ctx, limit)
+    if bound is not None:
+        big = replace(big, meta={**big.meta, BOUND: bound}, header=(
+            f"{big.header}; a local run first bounds the groups by a sketch of each "
+            "correlated source's keys, counted while its rows are read, and makes no copy "
+            "when no group can exceed the buffer"))
+    ctx.add(big)
     ctx.add(Statement("view", None, OVERFLOW, render(
         "ck_overflow_groups.sql.j2", view=ident(OVERFLOW),
         keys=Sql(", ".join(f"members.{ident(k)}" for k in keys)), members=ident(MEMBERS),

@@ -47,6 +47,7 @@ OBSERVED = "observed_rows"  # Statement.meta of `<source>.total`: the rows view 
 LISTING = "listing"  # Statement.meta of the `<source>.files` checkpoint: the scan to list
 LOCAL = "local"  # Statement.meta of a checkpoint of a few rows: kept in the driver
 SKIP_UNLESS = "skip_unless"  # Statement.meta of a checkpoint: made only when these have rows
+CK_SKETCH = "ck_sketch"  # Statement.meta of `<source>.total`: its correlation key as text
 FILES = "files"  # Statement.meta of `<source>.total`: the source's files view
 PER_FILE = "per_file"  # Statement.meta of the numbering checkpoint: its sources' views
 COUNTED_FILES_MAX = 8  # a source of more files gets its offsets from a pass of their own

@@ -24,6 +24,7 @@ from clinker_sql.codegen.plan import (
 from clinker_sql.codegen.templates import Sql, ident, literal, render, select_list, sql
 from clinker_sql.config import model as m
 from clinker_sql.cxl import types as T
+from clinker_sql.cxl.text import to_cell
 from clinker_sql.codegen.ingest import typed_value
 from clinker_sql.diagnostics import fail
 
@@ -68,11 +69,14 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         counted[numbering.FILES] = ctx.view(node.name, "files")
     else:
         _numbers(ctx, node, order, file_expr, scan_columns)
+    typed = [(c, typed_value(S.col(c.name), c)) for c in cfg.schema]
+    if cfg.correlation_key:  # sketched while counted (codegen/speculate.py)
+        counted[numbering.CK_SKETCH] = S.to_sql(_ck_text(cfg, dict(
+            (c.name, value) for c, value in typed)))
     ctx.add(Statement("view", node.name, total, render(
         "source_total.sql.j2", view=ident(total), offsets=ident(offsets)),
         header=f"source {node.name}: the rows read (run summary)", meta=counted))
 
-    typed = [(c, typed_value(S.col(c.name), c)) for c in cfg.schema]
     bad = [(c, _is_bad(S.col(c.name), c, value)) for c, value in typed]
     any_bad = S.or_(*[b for _, b in bad]) if bad else S.boolean(False)
     ck = tuple((ck_column(f), _ck_type(cfg, f)) for f in cfg.correlation_key)
@@ -165,6 +169,18 @@ def _raw_text(c: exp.Expression, column: m.Column, fmt: str) -> exp.Expression:
     if fmt == "csv":
         return c
     return S.cast(c, "STRING")
+
+
+def _ck_text(cfg: m.SourceConfig, values: dict[str, exp.Expression]) -> exp.Expression:
+    """A row's correlation key as one text, equal for two rows exactly when the commit
+    puts them in one group (each field as the commit compares it: its cell text, '' as
+    null); null when every field is null (no group)."""
+    cells = [S.fn("nullif", to_cell(values[f].copy(), _ck_type(cfg, f)), S.string(""))
+             for f in cfg.correlation_key]
+    if len(cells) == 1:
+        return cells[0]
+    return S.case([(S.or_(*[S.not_null(c.copy()) for c in cells]),
+                    S.fn("to_json", exp.Array(expressions=cells)))])
 
 
 def _ck_type(cfg: m.SourceConfig, field_name: str) -> T.CxlType:

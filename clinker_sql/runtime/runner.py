@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import struct
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from clinker_sql import __version__
 from clinker_sql.codegen import numbering
 from clinker_sql.codegen import sink as T
 from clinker_sql.codegen import sql as S
+from clinker_sql.codegen.correlation import BOUND
 from clinker_sql.codegen.dlq import TRIGGERS_VIEW
 from clinker_sql.codegen.empty_dlq import AFTER_WRITES
 from clinker_sql.codegen.materialize import EMPTY_UNLESS, FAILURES
@@ -117,6 +119,10 @@ class _Run:
         self.totals = {s.meta[OBSERVED]: s.name for s in counted}
         self.views.watch_totals({s.meta[OBSERVED]: s.meta.get(numbering.FILES)
                                  for s in counted}, self.observe)
+        if self.observe is not None:  # each correlated source's keys, sketched the same way
+            for s in compiled.statements:
+                if s.kind == "checkpoint" and s.meta.get(BOUND):
+                    self.views.sketches.update(s.meta[BOUND]["sketches"])
 
     def define(self) -> None:
         for stmt in self.compiled.statements:
@@ -376,6 +382,23 @@ def _define_empty(executor: Executor, name: str) -> None:
 
 
 _TOTAL = "total"  # the observed count of a source's rows (_Views.watch_totals)
+_SKETCH = "ck_sketch"  # a correlated source's keys, counted into a count-min sketch
+# width 4000 (2 / 0.0005), one row (confidence 0.5): its largest cell bounds the count of
+# every key; 32 KB a partition
+SKETCH_SHAPE = "0.0005D, 0.5D, 0"
+# the sketch comes with the counts of a statement that has run: it arrives in milliseconds,
+# and a short wait costs little when no statement has read the rows yet
+SKETCH_WAIT_SECONDS = 0.25
+
+
+def sketch_max(data: bytes) -> int:
+    """The largest count in the first row of a Spark count-min sketch (its layout,
+    CountMinSketchImpl.writeTo: version, total, depth, width, the depth hash seeds, then
+    the rows of counts); a sketch of no row is its total."""
+    _, total, depth, width = struct.unpack_from(">iqii", data, 0)
+    if depth < 1 or width < 1:
+        return total
+    return max(struct.unpack_from(f">{width}q", data, 20 + 8 * depth))
 _WITNESS = re.compile(r"c\d+")  # the observed count of a witness condition (_Views.watch)
 
 
@@ -412,6 +435,7 @@ class _Views:
         self.files: dict[str, str | None] = {}  # such a view -> its source's files view
         # a chain's failing rows, split off by a write: view -> (its definition, rows)
         self.sides: dict[str, tuple[str | None, int]] = {}
+        self.sketches: dict[str, str] = {}  # rows view -> its correlation key, sketched
 
     def watch(self, witnesses: dict[str, list[str]], observe) -> None:
         """Count the rows meeting each witness condition in every definition of its view
@@ -431,6 +455,8 @@ class _Views:
         counts = {f"c{i}": f"count_if({c})" for i, c in enumerate(self.watched.get(name, ()))}
         if name in self.totals:
             counts[_TOTAL] = "count(1)"
+            if name in self.sketches:
+                counts[_SKETCH] = f"count_min_sketch({self.sketches[name]}, {SKETCH_SHAPE})"
             files = self._listed(name)
             if files is not None and files <= numbering.COUNTED_FILES_MAX:
                 counts.update(numbering.per_file_counts(files))
@@ -467,6 +493,35 @@ class _Views:
         """The rows counted in `name` (the same in every definition counted), or None."""
         counts = [c[_TOTAL] for c in self._counts(name, wait) if _TOTAL in c]
         return max(counts) if counts else None
+
+    def largest_group(self, sketches: dict[str, str], wait: float) -> int | None:
+        """At least as many records as the largest correlation group holds (see
+        codegen/correlation.py, `_sketch_bound`): the largest cell of each source's key
+        sketch, summed; None when a sketch has not arrived. Each sketch comes from the
+        definition of its rows view that counted the most rows (a whole read)."""
+        out = 0
+        for name in sketches:
+            found = [c for c in (self._counts(name, wait) if name in self.observers else [])
+                     if c.get(_SKETCH) is not None]
+            if not found:
+                return None
+            out += sketch_max(bytes(max(found, key=lambda c: c[_TOTAL])[_SKETCH]))
+        return out
+
+    def _bounded(self, view: _View, bound: dict) -> bool:
+        """`$pipeline.ck_big` defined as empty, with no job, when the sketches show that
+        no group can exceed the buffer."""
+        start = time.perf_counter()
+        largest = self.largest_group(bound["sketches"], SKETCH_WAIT_SECONDS)
+        if largest is None or largest > bound["limit"]:
+            return False
+        name = view.stmt.name
+        _define_empty(self.executor, name)
+        self.empty.add(name)
+        view.materialized = True
+        _checkpoint_timing(self.timings, view, start, bounded=largest)
+        self._refresh({name}, rows_changed=False)
+        return True
 
     def _listed(self, rows: str) -> int | None:
         """How many files the source of the rows view `rows` has, when they were listed."""
@@ -564,6 +619,9 @@ class _Views:
         clean = view.stmt.meta.get(CLEAN_GROUPS)
         if clean and not view.replaced and self.empty.issuperset(clean["unless"]):
             self._clean_groups(view, clean["define"])
+            return
+        bound = view.checkpoint.meta.get(BOUND) if view.checkpoint is not None else None
+        if bound and self.sketches and self._bounded(view, bound):
             return
         sources = view.checkpoint.meta.get(numbering.PER_FILE) if view.checkpoint else None
         inline = (lambda: self.counted_numbering(sources, WITNESS_WAIT_SECONDS)) \
