@@ -70,7 +70,7 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     else:
         _numbers(ctx, node, order, file_expr, scan_columns)
     typed = [(c, typed_value(S.col(c.name), c)) for c in cfg.schema]
-    if cfg.correlation_key:  # sketched while counted (codegen/speculate.py)
+    if cfg.correlation_key:  # sketched while counted (correlation._sketch_bound)
         counted[numbering.CK_SKETCH] = S.to_sql(_ck_text(cfg, dict(
             (c.name, value) for c, value in typed)))
     ctx.add(Statement("view", node.name, total, render(

@@ -382,6 +382,7 @@ def _define_empty(executor: Executor, name: str) -> None:
 
 
 _TOTAL = "total"  # the observed count of a source's rows (_Views.watch_totals)
+_WITNESS = re.compile(r"c\d+")  # the observed count of a witness condition (_Views.watch)
 _SKETCH = "ck_sketch"  # a correlated source's keys, counted into a count-min sketch
 # width 4000 (2 / 0.0005), one row (confidence 0.5): its largest cell bounds the count of
 # every key; 32 KB a partition
@@ -399,7 +400,6 @@ def sketch_max(data: bytes) -> int:
     if depth < 1 or width < 1:
         return total
     return max(struct.unpack_from(f">{width}q", data, 20 + 8 * depth))
-_WITNESS = re.compile(r"c\d+")  # the observed count of a witness condition (_Views.watch)
 
 
 @dataclass
