@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from clinker_sql import __version__
+from clinker_sql.codegen.one_pass import CLEAN_GROUPS
 from clinker_sql.codegen.plan import Compiled, Statement
 
 MANIFEST_VERSION = "clinker-sql/manifest/v1"
@@ -25,6 +26,11 @@ def statement_text(stmt: Statement, lineage: list[str] | None = None) -> str:
     header += "".join(f"{line}\n" for line in lineage or ())
     if stmt.sql.startswith("--"):  # a step the runner performs (checkpoint, fixpoint)
         return f"{header}{stmt.sql}\n"
+    clean = stmt.meta.get(CLEAN_GROUPS)
+    if clean:  # codegen/one_pass.py
+        other = "".join(f"-- {line}\n" for line in f"{clean['define']};".splitlines())
+        return (f"{header}{stmt.sql};\n-- when {', '.join(clean['unless'])} has no row, "
+                f"nothing is retracted before it: the runner defines it instead as\n{other}")
     return f"{header}{stmt.sql};\n"
 
 

@@ -15,6 +15,7 @@ from clinker_sql.codegen.correlation import lattice
 from clinker_sql.codegen.dlq import TRIGGERS_VIEW, compile_commit
 from clinker_sql.codegen.empty_dlq import plan_empty_dlq
 from clinker_sql.codegen.materialize import plan_checkpoints
+from clinker_sql.codegen.one_pass import CLEAN_GROUPS
 from clinker_sql.codegen.plan import Compiled, Relation, Statement
 from clinker_sql.codegen.prune import mark_unread
 from clinker_sql.codegen.retraction import hoist, needs_retraction
@@ -135,6 +136,10 @@ def _format(stmt: Statement) -> Statement:
     except sqlglot.errors.ParseError as exc:  # a compiler bug, never a user error
         raise RuntimeError(f"generated SQL for {stmt.name} does not parse: {exc}\n{stmt.sql}")
     stmt = replace(stmt, reads=reads)
+    clean = stmt.meta.get(CLEAN_GROUPS)
+    if clean:  # the runner's other definition of the view (codegen/one_pass.py)
+        stmt = replace(stmt, meta={**stmt.meta, CLEAN_GROUPS: {
+            **clean, "define": _format(replace(stmt, sql=clean["define"], meta={})).sql}})
     if stmt.kind == "write" and stmt.meta.get("format") == "table":
         from clinker_sql.codegen.sink import table_create_sql
 

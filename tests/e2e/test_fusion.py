@@ -7,6 +7,7 @@ it failed, with that node's input record; a filtered row is neither written nor 
 
 from __future__ import annotations
 
+from clinker_sql.codegen.artifacts import statement_text
 from clinker_sql.project import Project
 
 from .pipelines import dlq, pipeline, run, sink, source, step, transform, write_case
@@ -130,6 +131,11 @@ def test_retraction_pipeline_fuses_the_chain_before_its_aggregate(tmp_path):
     clean = views["totals.final"].meta["clean_groups"]
     assert clean["unless"] == ["$pipeline.triggers_early"]
     assert "`totals.spec_groups`" in clean["define"]
+    # formatted like every statement, and shown for review in the compiled file
+    assert clean["define"].startswith("CREATE OR REPLACE TEMPORARY VIEW `totals.final` AS\nSELECT")
+    text = statement_text(views["totals.final"])
+    shown = text[text.index("the runner defines it instead as\n") + 33:]
+    assert shown == "".join(f"-- {line}\n" for line in (clean["define"] + ";").splitlines())
 
 
 def test_fused_chain_before_an_aggregate_gives_clinkers_rows_and_dlq(executor, tmp_path):
