@@ -18,11 +18,10 @@ from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import dlq_select
 from clinker_sql.codegen.materialize import checkpoint
 from clinker_sql.codegen.numbering import CK_SKETCH, OBSERVED
-from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_NAME, SOURCE_ROW, Statement
+from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_NAME, SOURCE_ROW, Statement, ck_cell
 from clinker_sql.codegen.sink import SinkPlan
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.codegen.written import distinct_records
-from clinker_sql.config import model as m
 from clinker_sql.cxl.text import to_cell
 
 DIRTY = "$pipeline.ck_dirty"
@@ -76,8 +75,7 @@ def _sketch_bound(ctx: Context, limit: int) -> dict | None:
     no group holds more records than the largest cells of the sketches summed: a sketch
     never counts a key short. None when the records may repeat a row, or a check may
     stop reading the rows early (`fail_fast`)."""
-    if ctx.pipeline.error_handling.strategy != "continue" or any(
-            isinstance(n, (m.CombineNode, m.AggregateNode)) for n in ctx.pipeline.nodes):
+    if ctx.pipeline.error_handling.strategy != "continue" or _has_combine(ctx):
         return None
     if not distinct_records(ctx):
         return None
@@ -109,7 +107,7 @@ def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
             (S.bigint(i), "$sink"), (S.bigint(sink_layouts[plan.node.name]), "$layout")]
         items += [(S.col(h), h) for h in (SOURCE_NAME, SOURCE_FILE, SOURCE_ROW, "$source.order")]
         for k in keys:
-            value = S.fn("nullif", to_cell(S.col(k), present[k]), S.string("")) \
+            value = ck_cell(S.col(k), present[k]) \
                 if k in present else S.cast(S.null(), "STRING")
             items.append((value, k))
         record = dict(rel.columns)
@@ -162,7 +160,7 @@ def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
         rel = plan.relation
         present = dict(rel.ck)
         view = ctx.view(plan.node.name, "commit")
-        row_keys = {k: (S.fn("nullif", to_cell(S.col(k, "rows"), present[k]), S.string(""))
+        row_keys = {k: (ck_cell(S.col(k, "rows"), present[k])
                         if k in present else S.cast(S.null(), "STRING")) for k in keys}
         dirty_match = S.and_(_same_source("dirty", "rows", _has_combine(ctx)),
                              *[S.null_safe_eq(S.col(k, "dirty"), v) for k, v in row_keys.items()])

@@ -28,6 +28,13 @@ def ck_column(field_name: str) -> str:
     return CK_PREFIX + field_name
 
 
+def ck_cell(value: exp.Expression, t: CxlType) -> exp.Expression:
+    """A correlation-key field as the commit compares it: its cell text, '' as null."""
+    from clinker_sql.cxl.text import to_cell
+
+    return S.fn("nullif", to_cell(value, t), S.string(""))
+
+
 @dataclass(frozen=True)
 class Relation:
     """The good rows a node hands to its consumers."""

@@ -18,10 +18,16 @@ from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
-from clinker_sql.codegen.plan import SOURCE_NAME, SOURCE_ROW, Relation, Statement, ck_column
+from clinker_sql.codegen.plan import (
+    SOURCE_NAME,
+    SOURCE_ROW,
+    Relation,
+    Statement,
+    ck_cell,
+    ck_column,
+)
 from clinker_sql.codegen.templates import Sql, ident, literal, render, sql
 from clinker_sql.config import model as m
-from clinker_sql.cxl.text import to_cell
 
 RETRACTED = "$pipeline.retracted"
 CANDIDATES = "$pipeline.retract_candidates"
@@ -90,7 +96,7 @@ def _normalized(rel: Relation, key: str, table: str) -> exp.Expression:
     present = dict(rel.ck)
     if key not in present:
         return S.cast(S.null(), "STRING")
-    return S.fn("nullif", to_cell(S.col(key, table), present[key]), S.string(""))
+    return ck_cell(S.col(key, table), present[key])
 
 
 def retract_input(ctx: Context, node: str, upstream: Relation) -> str:

@@ -19,12 +19,12 @@ from clinker_sql.codegen.plan import (
     ErrorView,
     Relation,
     Statement,
+    ck_cell,
     ck_column,
 )
 from clinker_sql.codegen.templates import Sql, ident, literal, render, select_list, sql
 from clinker_sql.config import model as m
 from clinker_sql.cxl import types as T
-from clinker_sql.cxl.text import to_cell
 from clinker_sql.codegen.ingest import typed_value
 from clinker_sql.diagnostics import fail
 
@@ -175,8 +175,7 @@ def _ck_text(cfg: m.SourceConfig, values: dict[str, exp.Expression]) -> exp.Expr
     """A row's correlation key as one text, equal for two rows exactly when the commit
     puts them in one group (each field as the commit compares it: its cell text, '' as
     null); null when every field is null (no group)."""
-    cells = [S.fn("nullif", to_cell(values[f].copy(), _ck_type(cfg, f)), S.string(""))
-             for f in cfg.correlation_key]
+    cells = [ck_cell(values[f].copy(), _ck_type(cfg, f)) for f in cfg.correlation_key]
     if len(cells) == 1:
         return cells[0]
     return S.case([(S.or_(*[S.not_null(c.copy()) for c in cells]),
