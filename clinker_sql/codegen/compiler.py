@@ -28,6 +28,9 @@ from clinker_sql.config.checks import check_pipeline, resolve_port, upstream
 from clinker_sql.diagnostics import fail
 from clinker_sql.inspect.lineage import column_lineage
 
+EMPTY_PROPAGATION_KEY = "spark.sql.adaptive.optimizer.excludedRules"
+EMPTY_PROPAGATION_RULE = "org.apache.spark.sql.execution.adaptive.AQEPropagateEmptyRelation"
+
 SESSION_SETTINGS = (
     ("spark.sql.ansi.enabled", "true"),
     ("spark.sql.caseSensitive", "true"),
@@ -42,9 +45,10 @@ SESSION_SETTINGS = (
     # redefines the readers of a view it replaces: runtime/runner.py, _Views)
     ("spark.sql.legacy.storeAnalyzedPlanForView", "true"),
     # a shuffle stage that ran empty must not take the observations before it out of the
-    # final plan: their counts would be lost (runtime/runner.py, Dataset.observe)
-    ("spark.sql.adaptive.optimizer.excludedRules",
-     "org.apache.spark.sql.execution.adaptive.AQEPropagateEmptyRelation"),
+    # final plan: their counts would be lost (runtime/runner.py, Dataset.observe); the
+    # runner allows the rule again for a statement whose plan observes nothing
+    # (`_Views.adaptive`)
+    (EMPTY_PROPAGATION_KEY, EMPTY_PROPAGATION_RULE),
 )
 
 

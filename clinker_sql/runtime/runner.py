@@ -8,7 +8,8 @@ import re
 import shutil
 import struct
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from clinker_sql import __version__
 from clinker_sql.codegen import numbering
 from clinker_sql.codegen import sink as T
 from clinker_sql.codegen import sql as S
+from clinker_sql.codegen.compiler import EMPTY_PROPAGATION_KEY, EMPTY_PROPAGATION_RULE
 from clinker_sql.codegen.correlation import BOUND
 from clinker_sql.codegen.dlq import TRIGGERS_VIEW
 from clinker_sql.codegen.empty_dlq import AFTER_WRITES
@@ -177,7 +179,8 @@ class _Run:
             if stmt.meta.get("format") == "table":
                 for sql in T.table_prepare_statements(stmt.meta):
                     executor.execute(sql)
-            _timed(executor, stmt, self.timings, self.progress)
+            with self.views.adaptive(list(stmt.reads), observing="observe" in stmt.meta):
+                _timed(executor, stmt, self.timings, self.progress)
             if stmt.meta.get("format") != "table":
                 self.pending.append(outputs.assemble(stmt.meta, self.base))
             if stmt.meta.get(SPLIT):  # the failing rows it split off (codegen/split_write.py)
@@ -200,7 +203,8 @@ class _Run:
             n = self.views.total(rows, WITNESS_WAIT_SECONDS)
             if n is not None:
                 self.executor.execute(counted_total(total, n))
-        return _report(self.executor, report, self.timings)
+        with self.views.adaptive(list(report.reads)):
+            return _report(self.executor, report, self.timings)
 
     def discard(self) -> None:
         outputs.discard(self.pending, [self.base / s.meta["staging"] for s in self.writes
@@ -585,6 +589,26 @@ class _Views:
                     out.add((name, condition))
         return out
 
+    @contextmanager
+    def adaptive(self, reads: list[str], observing: bool = False) -> Iterator[None]:
+        """Spark's adaptive rule that drops a branch once it ran empty (a join or union
+        with an empty side, `AQEPropagateEmptyRelation`) is excluded for the session
+        (compiler.SESSION_SETTINGS): it would drop the observations below that branch with
+        it. It is allowed again while a statement reading `reads` runs when nothing it
+        plans is observed: no view it reads, directly or through others, is being counted,
+        and the statement itself counts nothing (`observing`, e.g. a copy counted as it is
+        written). A retraction pass then skips reading an aggregate's input rows again for
+        the groups of its failed outputs when there are none."""
+        copies = {n for n, v in self.views.items() if v.materialized and n not in reads}
+        if observing or self.counting.keys() & self.upstream(reads, stop=copies):
+            yield
+            return
+        self.executor.execute(f"RESET {EMPTY_PROPAGATION_KEY}")
+        try:
+            yield
+        finally:
+            self.executor.execute(f"SET {EMPTY_PROPAGATION_KEY}={EMPTY_PROPAGATION_RULE}")
+
     def upstream(self, names: list[str], stop: set[str]) -> set[str]:
         """The views `names` read, directly or through others, not through `stop`."""
         seen: set[str] = set()
@@ -627,8 +651,7 @@ class _Views:
         inline = (lambda: self.counted_numbering(sources, WITNESS_WAIT_SECONDS)) \
             if sources else None
         self.settle([name])
-        if _checkpoint(self.executor, view, self.timings, self.scratch, suffix, self.empty,
-                       inline):
+        if self._copy(view, suffix, inline):
             view.materialized = True
             self._refresh({name}, rows_changed=False)
             for counted, rows in (view.counted or {}).items():  # defined over this copy
@@ -684,9 +707,17 @@ class _Views:
             self.empty.discard(name)
             self._observe(name)
             if view.materialized:
-                view.materialized = _checkpoint(self.executor, view, self.timings,
-                                                self.scratch, "next", self.empty)
+                view.materialized = self._copy(view, "next")
             stale.add(name)
+
+    def _copy(self, view: _View, suffix: str,
+              inline: Callable[[], tuple | None] | None = None) -> bool:
+        """`_checkpoint`, with Spark's adaptive empty-branch rule when nothing is observed
+        (a copy of failures or one that counts as it writes observes its rows)."""
+        meta = view.checkpoint.meta if view.checkpoint is not None else {}
+        with self.adaptive([view.stmt.name], observing=view.failures or COUNTS in meta):
+            return _checkpoint(self.executor, view, self.timings, self.scratch, suffix,
+                               self.empty, inline)
 
 
 def _iterate(views: _Views, fixpoint: Statement) -> int:
@@ -704,8 +735,10 @@ def _iterate(views: _Views, fixpoint: Statement) -> int:
         views.checkpoint(name, failures=True)  # the pass's triggers
     k = 0
     start = time.perf_counter()
+    reads = [R.CANDIDATES, R.RETRACTED, TRIGGERS_VIEW]
     while True:
-        new = next(iter(executor.query(R.news_sql())), None)
+        with views.adaptive(reads):
+            new = next(iter(executor.query(R.news_sql())), None)
         views.timings.append({"node": None, "name": f"retraction pass {k}", "kind": "fixpoint",
                               "seconds": round(time.perf_counter() - start, 4)})
         if new is None:
@@ -715,8 +748,9 @@ def _iterate(views: _Views, fixpoint: Statement) -> int:
             raise fail("CS021", f"retraction did not reach a fixpoint in {R.MAX_ITERATIONS} "
                        "passes")
         start = time.perf_counter()
-        for statement in R.iteration_statements(k, views.scratch):
-            executor.execute(statement)
+        with views.adaptive(reads):
+            for statement in R.iteration_statements(k, views.scratch):
+                executor.execute(statement)
         views.replaced({R.TRIGGERS_SEEN, R.RETRACTED})
 
 
