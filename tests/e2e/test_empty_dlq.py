@@ -51,6 +51,8 @@ def test_a_clean_run_skips_the_dlq_pass(executor, tmp_path):
                                  {"id": "b", "x": "2", "n": "2", "h": "5"}]
     assert "half.failed" not in _checkpoints(r) and dlq(r) == []
     assert r.result.per_source["src"]["removed"] == 1
+    # the DLQ is known empty and the source's rows were counted: no summary query
+    assert [t.get("known") for t in r.result.timings if t["kind"] == "report"] == [True]
 
 
 def test_a_failing_run_writes_first_then_computes_the_dlq(executor, tmp_path):
@@ -60,6 +62,7 @@ def test_a_failing_run_writes_first_then_computes_the_dlq(executor, tmp_path):
     steps = [(t["kind"], t["name"]) for t in r.result.timings]
     assert steps.index(("write", "out")) < steps.index(("checkpoint", "half.failed")) < \
         steps.index(("report", "report"))
+    assert [t.get("known") for t in r.result.timings if t["kind"] == "report"] == [None]
 
 
 def _window_runs(executor, tmp_path, text: str):
