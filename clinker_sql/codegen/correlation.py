@@ -22,6 +22,7 @@ from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_NAME, SOURCE_ROW, State
 from clinker_sql.codegen.sink import SinkPlan
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.codegen.written import distinct_records
+from clinker_sql.config.checks import upstream
 from clinker_sql.cxl.text import to_cell
 
 DIRTY = "$pipeline.ck_dirty"
@@ -69,19 +70,31 @@ def _has_combine(ctx: Context) -> bool:
 def _sketch_bound(ctx: Context, limit: int) -> dict | None:
     """How a local run may know `$pipeline.ck_big` is empty without counting the groups
     (runtime/runner.py, `_Views.largest_group`): each correlated source's rows are counted
-    per key into a count-min sketch while they are read (`numbering.CK_SKETCH`). When
-    every record a sink receives is a distinct row of a correlated source, with that row's
-    key (`written.distinct_records`; no combine or aggregate, whose rows carry other keys),
-    no group holds more records than the largest cells of the sketches summed: a sketch
-    never counts a key short. None when the records may repeat a row, or a check may
-    stop reading the rows early (`fail_fast`)."""
-    if ctx.pipeline.error_handling.strategy != "continue" or _has_combine(ctx):
+    per key into a count-min sketch while they are read (`numbering.CK_SKETCH`). When no
+    two records the sinks receive share a row identity (`written.distinct_records`), a
+    group of key `c` holds at most the rows of `c` (a sketch never counts a key short, so
+    at most the largest cells of the sketches summed) and, for each aggregate, at most as
+    many of its rows: each of those has rows of `c` in its group, and no two share one.
+    An aggregate's own group number (`$ck.aggregate.<node>`, the retraction path) keys one
+    record. So the bound is the summed cells times one plus the number of aggregates
+    (`factor`), provided no aggregate reads another's rows (that one could repeat a
+    group number). None with a combine (its rows carry the keys of both sides), when the
+    records may repeat a row, or when a check may stop reading the rows early
+    (`fail_fast`)."""
+    if ctx.pipeline.error_handling.strategy != "continue":
         return None
-    if not distinct_records(ctx):
+    nodes = ctx.pipeline.nodes
+    if any(n.kind == "combine" for n in nodes) or not distinct_records(ctx):
         return None
+    aggregates = [n for n in nodes if n.kind == "aggregate"]
+    for agg in aggregates:
+        if any(u.kind == "aggregate" for u in upstream(nodes, [r.node for r in agg.inputs])):
+            return None
     sketches = {s.meta[OBSERVED]: s.meta[CK_SKETCH] for s in ctx.compiled.statements
                 if s.kind == "view" and s.meta.get(CK_SKETCH)}
-    return {"limit": limit, "sketches": sketches} if sketches else None
+    if not sketches:
+        return None
+    return {"limit": limit, "sketches": sketches, "factor": 1 + len(aggregates)}
 
 
 def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,

@@ -527,10 +527,14 @@ class _Views:
 
     def _bounded(self, view: _View, bound: dict) -> bool:
         """`$pipeline.ck_big` defined as empty, with no job, when the sketches show that
-        no group can exceed the buffer."""
+        no group can exceed the buffer (their cells times `factor`: see
+        codegen/correlation.py, `_sketch_bound`)."""
         start = time.perf_counter()
         largest = self.largest_group(bound["sketches"], SKETCH_WAIT_SECONDS)
-        if largest is None or largest > bound["limit"]:
+        if largest is None:
+            return False
+        largest *= bound.get("factor", 1)
+        if largest > bound["limit"]:
             return False
         name = view.stmt.name
         _define_empty(self.executor, name)

@@ -46,25 +46,47 @@ def _bound(tmp_path, text: str) -> dict | None:
 
 def test_the_keys_are_sketched_as_the_commit_compares_them(tmp_path):
     assert _bound(tmp_path, routed()) == {
-        "limit": 100000, "sketches": {"orders.rows": "NULLIF(COALESCE(`cust`, ''), '')"}}
+        "limit": 100000, "sketches": {"orders.rows": "NULLIF(COALESCE(`cust`, ''), '')"},
+        "factor": 1}
     (tmp_path / "compound" / "out").mkdir(parents=True)
     compound = _bound(tmp_path / "compound", routed(key="[cust, region]"))
     assert "TO_JSON(ARRAY(" in compound["sketches"]["orders.rows"]
 
 
-def test_no_bound_when_records_may_carry_other_keys_or_a_check_stops_early(tmp_path):
-    aggregated = pipeline(
-        source("orders", "id, cust, amt", "cust"),
-        transform("calc", "orders", "emit n = amt.to_int()"), """
+def aggregated(group_by: str, raw: bool = False, extra: str = "", after: str = "") -> str:
+    """calc -> aggregate per_cust (group_by `group_by`) -> out, and calc -> raw when
+    `raw`; `after`: more nodes."""
+    return pipeline(
+        source("orders", "id, cust, dept, amt", "cust"),
+        transform("calc", "orders", "emit n = amt.to_int()"), f"""
   - type: aggregate
     name: per_cust
     input: calc
     config:
-      group_by: [cust]
+      group_by: [{group_by}]
       cxl: |
+        emit {group_by} = {group_by}
         emit total = sum(n)
-""", sink("out", "per_cust"), name="agg")
-    assert _bound(tmp_path, aggregated) is None
+""", sink("out", "per_cust"), sink("raw", "calc") if raw else "", after,
+        name="agg", extra=extra)
+
+
+def test_an_aggregate_counts_once_more_in_the_bound(tmp_path):
+    assert _bound(tmp_path, aggregated("cust"))["factor"] == 2
+
+
+def test_no_bound_when_records_may_carry_other_keys_or_a_check_stops_early(tmp_path):
+    again = aggregated("dept", after="""
+  - type: aggregate
+    name: again
+    input: per_cust
+    config:
+      group_by: [dept]
+      cxl: |
+        emit dept = dept
+        emit total = sum(total)
+""" + sink("twice", "again"))
+    assert _bound(tmp_path, again) is None  # an aggregate of an aggregate's rows
     (tmp_path / "ff" / "out").mkdir(parents=True)
     fail_fast = routed().replace("strategy: continue", "strategy: fail_fast")
     assert _bound(tmp_path / "ff", fail_fast) is None
@@ -125,3 +147,25 @@ def test_the_sketch_never_counts_a_key_short(executor):
         "SELECT CAST(id % 997 AS STRING) AS k FROM range(20000) "
         "UNION ALL SELECT 'hot' FROM range(300)))"))
     assert sketch_max(bytes(sketch["s"])) >= sketch["exact"] == 300
+
+
+def test_a_strict_aggregate_s_rows_count_in_their_key_s_group(executor, tmp_path):
+    """1200 rows of `big` reach `raw` and their group's row reaches `out`: 1201 records
+    over a buffer of 1200. The sketch's cell (1200) is within the buffer; times two it is
+    not, and the groups are counted."""
+    rows = "".join(f"{i},big,d,{i}\n" for i in range(1, 1201))
+    r = run(executor, tmp_path, aggregated("cust", raw=True, extra="max_group_buffer: 1200"),
+            {"orders.csv": "id,cust,dept,amt\n" + rows + "9001,small,d,1\n"})
+    assert "bounded" not in _big(r)
+    assert r.column("raw.csv", "id") == ["9001"]
+    assert r.rows("out.csv") == [{"cust": "small", "total": "1"}]
+    assert len(dlq(r)) == 1201
+
+
+def test_a_retraction_aggregate_is_bounded_by_the_sketch(executor, tmp_path):
+    r = run(executor, tmp_path, aggregated("dept", raw=True), {
+        "orders.csv": "id,cust,dept,amt\n1,c1,a,5\n2,c2,a,7\n3,c1,b,2\n4,c3,b,x\n"})
+    assert _big(r)["bounded"] == 4  # c1's two orders, times two
+    assert r.rows("out.csv") == [{"dept": "a", "total": "12"}, {"dept": "b", "total": "2"}]
+    assert r.column("raw.csv", "id") == ["1", "2", "3"]
+    assert dlq(r) == [("orders", "4", "type_coercion_failure", "true", "transform:calc")]
