@@ -9,7 +9,7 @@ from __future__ import annotations
 from clinker_sql.project import Project
 from clinker_sql.runtime.runner import sketch_max
 
-from .pipelines import dlq, pipeline, run, sink, source, transform, write_case
+from .pipelines import dlq, pipeline, run, sink, source, step, transform, write_case
 
 ROUTE = """
   - type: route
@@ -58,16 +58,10 @@ def aggregated(group_by: str, raw: bool = False, extra: str = "", after: str = "
     `raw`; `after`: more nodes."""
     return pipeline(
         source("orders", "id, cust, dept, amt", "cust"),
-        transform("calc", "orders", "emit n = amt.to_int()"), f"""
-  - type: aggregate
-    name: per_cust
-    input: calc
-    config:
-      group_by: [{group_by}]
-      cxl: |
-        emit {group_by} = {group_by}
-        emit total = sum(n)
-""", sink("out", "per_cust"), sink("raw", "calc") if raw else "", after,
+        transform("calc", "orders", "emit n = amt.to_int()"),
+        step("aggregate", "per_cust", "calc", f"emit {group_by} = {group_by}\n"
+             "emit total = sum(n)", f"\n      group_by: [{group_by}]"),
+        sink("out", "per_cust"), sink("raw", "calc") if raw else "", after,
         name="agg", extra=extra)
 
 
@@ -76,16 +70,9 @@ def test_an_aggregate_counts_once_more_in_the_bound(tmp_path):
 
 
 def test_no_bound_when_records_may_carry_other_keys_or_a_check_stops_early(tmp_path):
-    again = aggregated("dept", after="""
-  - type: aggregate
-    name: again
-    input: per_cust
-    config:
-      group_by: [dept]
-      cxl: |
-        emit dept = dept
-        emit total = sum(total)
-""" + sink("twice", "again"))
+    again = aggregated("dept", after=step(
+        "aggregate", "again", "per_cust", "emit dept = dept\nemit total = sum(total)",
+        "\n      group_by: [dept]") + sink("twice", "again"))
     assert _bound(tmp_path, again) is None  # an aggregate of an aggregate's rows
     (tmp_path / "ff" / "out").mkdir(parents=True)
     fail_fast = routed().replace("strategy: continue", "strategy: fail_fast")
