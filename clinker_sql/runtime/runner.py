@@ -615,16 +615,17 @@ class _Views:
         plans is observed: no view it reads, directly or through others, is being counted,
         and the statement itself counts nothing (`observing`, e.g. a copy counted as it is
         written). A retraction pass then skips reading an aggregate's input rows again for
-        the groups of its failed outputs when there are none."""
+        the groups of its failed outputs when there are none.
+
+        Not set back when the statement fails: the run ends there (an interrupt may have
+        closed the session already), and the next run's setup excludes the rule again."""
         copies = {n for n, v in self.views.items() if v.materialized and n not in reads}
         if observing or self.counting.keys() & self.upstream(reads, stop=copies):
             yield
             return
         self.executor.execute(f"RESET {EMPTY_PROPAGATION_KEY}")
-        try:
-            yield
-        finally:
-            self.executor.execute(f"SET {EMPTY_PROPAGATION_KEY}={EMPTY_PROPAGATION_RULE}")
+        yield
+        self.executor.execute(f"SET {EMPTY_PROPAGATION_KEY}={EMPTY_PROPAGATION_RULE}")
 
     def upstream(self, names: list[str], stop: set[str]) -> set[str]:
         """The views `names` read, directly or through others, not through `stop`."""
