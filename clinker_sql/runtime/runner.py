@@ -490,10 +490,9 @@ class _Views:
         the views are defined again only when a statement will read them (~20 ms a view)."""
         if not self.counting:
             return
-        copies = {n for n, v in self.views.items() if v.materialized and n not in reads}
-        upstream = self.upstream(reads, stop=copies)
+        counted = self._counted(reads)
         done = [name for name, counts in self.counting.items()
-                if name in upstream and counts(wait=0) is not None]
+                if name in counted and counts(wait=0) is not None]
         for name in done:
             del self.counting[name]
             self._uncounted(name)
@@ -619,13 +618,18 @@ class _Views:
 
         Not set back when the statement fails: the run ends there (an interrupt may have
         closed the session already), and the next run's setup excludes the rule again."""
-        copies = {n for n, v in self.views.items() if v.materialized and n not in reads}
-        if observing or self.counting.keys() & self.upstream(reads, stop=copies):
+        if observing or self._counted(reads):
             yield
             return
         self.executor.execute(f"RESET {EMPTY_PROPAGATION_KEY}")
         yield
         self.executor.execute(f"SET {EMPTY_PROPAGATION_KEY}={EMPTY_PROPAGATION_RULE}")
+
+    def _counted(self, reads: list[str]) -> set[str]:
+        """The views being counted (an observation in their current definition) that a
+        statement reading `reads` plans: directly or through views that are not copies."""
+        copies = {n for n, v in self.views.items() if v.materialized and n not in reads}
+        return self.counting.keys() & self.upstream(reads, stop=copies)
 
     def upstream(self, names: list[str], stop: set[str]) -> set[str]:
         """The views `names` read, directly or through others, not through `stop`."""
