@@ -29,6 +29,7 @@ from clinker_sql.codegen.plan import (
     Statement,
     ck_column,
 )
+from clinker_sql.codegen.materialize import counted_in
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.codegen.transform import ERR, KEEP, error_struct
 from clinker_sql.config import model as m
@@ -180,6 +181,12 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
         else:
             group_items.append((agg, b.column))
     group_items.append((first, FIRST))
+    finalize_faults = [Fault(S.is_true(flag), S.string(f"aggregate {node.name}.{fn}: integer "
+                                                      "overflow"), category="aggregate_finalize")
+                       for fn, flag in overflow]
+    for v in emits.values():
+        finalize_faults.extend(Fault(f.cond, f.message, f.value, "aggregate_finalize")
+                               for f in v.faults)
     # retraction path with a group key: one aggregation per (group, retracted or not), then
     # per group the values of its surviving rows and its first-seen position over every
     # row, which numbers the groups stably (`$ck.aggregate.<name>`) in every pass
@@ -189,8 +196,9 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
     group_tuple = Sql(", ".join(ident(k) for k in keys)) if keys else None
     clean = None
     if numbered:
-        clean = chain_failures_with_groups(ctx, node.name, upstream.view, items, keys,
-                                           group_items)
+        clean = chain_failures_with_groups(
+            ctx, node.name, upstream.view, items, keys, group_items,
+            (ctx.view(node.name, "finalize_errors"), [f.cond for f in finalize_faults]))
         live = S.not_(S.col(RETRACTED))
         outer = [(S.col(k), k) for k in keys]
         outer += [(exp.Filter(this=S.fn("any_value", S.col(c)), expression=exp.Where(this=live)),
@@ -218,12 +226,6 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
         else:
             columns.append((name, v.type))
             names.append(name)
-    finalize_faults = [Fault(S.is_true(flag), S.string(f"aggregate {node.name}.{fn}: integer "
-                                                      "overflow"), category="aggregate_finalize")
-                       for fn, flag in overflow]
-    for name, v in emits.items():
-        finalize_faults.extend(Fault(f.cond, f.message, f.value, "aggregate_finalize")
-                               for f in v.faults)
     final_items = [((emits[n].sql if n in emits else S.col(n, "groups")), n)
                    for n, _ in columns]
     if numbered:
@@ -256,7 +258,8 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
     header = f"aggregate {node.name}: emitted values (first-seen group order)"
     meta: dict = {}
     if clean is not None:  # codegen/one_pass.py
-        meta = clean_groups_meta(final_sql(clean), clean, EARLY_VIEW)
+        meta = clean_groups_meta(final_sql(clean), clean, EARLY_VIEW,
+                                 ctx.view(node.name, "spec"), ctx.view(node.name, "finalize_errors"))
         header += f"; when nothing is retracted, read from {clean} instead (the same SELECT)"
     ctx.add(Statement("view", node.name, final_view, final_sql(groups_view), header=header,
                       meta=meta))
@@ -307,7 +310,8 @@ def _error_views(ctx: Context, node: m.AggregateNode, upstream: Relation, eval_v
     ctx.add(Statement("view", node.name, err_view, render(
         "node_errors.sql.j2", view=ident(err_view), input=ident(eval_view),
         select_list=select_list(rows_entry), condition=sql(S.not_null(err))),
-        header=f"aggregate {node.name}: input rows whose arguments failed"))
+        header=f"aggregate {node.name}: input rows whose arguments failed",
+        meta=counted_in(eval_view, sql(S.not_null(err)))))
     ctx.error_views.append(ErrorView(err_view, node.name, tuple(
         n for n, _ in upstream.columns + upstream.ck), 3, "CS002"))
 
@@ -321,7 +325,8 @@ def _error_views(ctx: Context, node: m.AggregateNode, upstream: Relation, eval_v
     ctx.add(Statement("view", node.name, final_err, render(
         "node_errors.sql.j2", view=ident(final_err), input=ident(final_view),
         select_list=select_list(final_entry), condition=sql(S.not_null(err))),
-        header=f"aggregate {node.name}: groups whose finalize failed"))
+        header=f"aggregate {node.name}: groups whose finalize failed",
+        meta=counted_in(final_view, sql(S.not_null(err)))))
     ctx.error_views.append(ErrorView(final_err, node.name, tuple(
         n for n, _ in relation.columns + relation.ck), 3, "CS002"))
 

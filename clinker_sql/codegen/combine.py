@@ -47,7 +47,7 @@ from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
 from clinker_sql.codegen.dlq_shape import ORDER, dlq_select
-from clinker_sql.codegen.materialize import checkpoint
+from clinker_sql.codegen.materialize import checkpoint, counted_in
 from clinker_sql.codegen.plan import (
     CK_PREFIX,
     FAN,
@@ -749,7 +749,8 @@ def _error_views(ctx: Context, p: Plan, final: str) -> str:
         ctx.add(Statement("view", node.name, faults, render(
             "node_errors.sql.j2", view=ident(faults), input=ident(final), select_list=Sql("*"),
             condition=sql(S.not_null(fault))),
-            header=f"combine {node.name}: the rows whose evaluation failed, with their match"))
+            header=f"combine {node.name}: the rows whose evaluation failed, with their match",
+            meta=counted_in(final, sql(S.not_null(fault)))))
         ctx.add(checkpoint(faults, node.name, "the join is computed once for the driver's "
                            "and the matched build rows' DLQ entries", failures=True))
         final = faults
@@ -763,7 +764,8 @@ def _error_views(ctx: Context, p: Plan, final: str) -> str:
     ctx.add(Statement("view", node.name, view, render(
         "node_errors.sql.j2", view=ident(view), input=ident(final),
         select_list=select_list(entry), condition=sql(S.not_null(fault))),
-        header=f"combine {node.name}: driver rows whose evaluation failed"))
+        header=f"combine {node.name}: driver rows whose evaluation failed",
+        meta=counted_in(final, sql(S.not_null(fault)))))
     ctx.error_views.append(ErrorView(view, node.name, tuple(c for c, _ in drv.payload), 3,
                                      "CS002"))
     if not both:

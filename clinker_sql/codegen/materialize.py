@@ -43,6 +43,16 @@ SEGMENT_BOUNDARIES = (".eval", ".final")
 MAX_PARSES = 12
 FAILURES = "failures"  # Statement.meta of a checkpoint of failures (see checkpoint)
 EMPTY_UNLESS = "empty_unless"  # Statement.meta: views without which it has no row
+COUNTS = "counts"  # Statement.meta of a checkpoint: {view: SQL count of its rows in the copy}
+COUNTED_IN = "counted_in"  # Statement.meta of an error view: {view, count} (see counted_in)
+
+
+def counted_in(view: str, condition: str) -> dict:
+    """An error view's meta: its rows are the rows of `view` that meet `condition`. A copy
+    of `view` counts them as it is written (`COUNTS`, a local run); when it counted none,
+    the runner defines the error view as empty (runtime/runner.py, `_Views`), and Spark
+    plans the triggers that read it as empty: no job (a clean run's DLQ)."""
+    return {COUNTED_IN: {"view": view, "count": f"count_if({condition})"}}
 
 
 @dataclass
@@ -94,7 +104,26 @@ def plan_checkpoints(statements: list[Statement]) -> list[Statement]:
                 out.append(_checkpoint(stmt.name, stmt.node, None, segmented,
                                        shared[stmt.name]))
                 views[stmt.name].flat = True
-    return _optional_copies(out)
+    return _count_errors(_optional_copies(out))
+
+
+def _count_errors(statements: list[Statement]) -> list[Statement]:
+    """Each checkpoint of a view that error views filter (`counted_in`) counts their rows
+    as it writes the copy."""
+    errors: dict[str, dict[str, str]] = {}
+    for s in statements:
+        if COUNTED_IN in s.meta:
+            errors.setdefault(s.meta[COUNTED_IN]["view"], {})[s.name] = \
+                s.meta[COUNTED_IN]["count"]
+    out = []
+    for s in statements:
+        counts = errors.get(s.name) if s.kind == "checkpoint" else None
+        if counts:
+            s = replace(s, meta={**s.meta, COUNTS: {**counts, **s.meta.get(COUNTS, {})}},
+                        sql=s.sql + f"\n-- it counts the rows of {', '.join(counts)} as it "
+                                    "writes them: none, and the runner defines those as empty")
+        out.append(s)
+    return out
 
 
 def _optional_copies(statements: list[Statement]) -> list[Statement]:

@@ -25,24 +25,29 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from sqlglot import exp
+
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.fusion import DLQ, DLQ_TYPE, LIVE
-from clinker_sql.codegen.materialize import checkpoint
+from clinker_sql.codegen.materialize import COUNTS, checkpoint
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.templates import Sql, ident, is_column, render, select_list, sql
 from clinker_sql.codegen.transform import ERR, KEEP
 
 CLEAN_GROUPS = "clean_groups"  # Statement.meta of `<node>.final`: {define, unless}
-COUNTS = "counts"  # Statement.meta of a checkpoint: {view: SQL count of its rows in the copy}
 ALSO_READS = "also_reads"  # Statement.meta: views the runner may read for it (codegen/prune.py)
 FAIL = "$fail"  # a failing row's own group (a unique id), NULL for a good row
 ENTRY = "$fail.entry"  # its DLQ entry as JSON
 
 
 def chain_failures_with_groups(ctx: Context, node: str, chain_ok: str, eval_items: list,
-                               keys: list[str], group_items: list) -> str | None:
-    """`group_items`: the key columns, then each binding's value and `$first`.
+                               keys: list[str], group_items: list,
+                               finalize: tuple[str, list[exp.Expression]]) -> str | None:
+    """`group_items`: the key columns, then each binding's value and `$first`;
+    `finalize`: the aggregate's view of failed finalizes and the conditions of its faults
+    (over the group columns), which the copy counts for the groups read when nothing is
+    retracted (`_finalize_count`).
 
     Add `<node>.spec` (copied) before the chain's failing rows and read those from it;
     add `<node>.spec_groups`, its groups shaped as `<node>.groups`, and return its name
@@ -75,7 +80,8 @@ def chain_failures_with_groups(ctx: Context, node: str, chain_ok: str, eval_item
                               "its good rows' groups as if nothing were retracted "
                               "(codegen/one_pass.py)"),
              _counting(checkpoint(spec, node, f"one pass gives {failed} and, when nothing "
-                                              f"is retracted, the groups of {node}"), failed)]
+                                              f"is retracted, the groups of {node}"), failed,
+                       _finalize_count(finalize, keys + [c for _, c in group_items]))]
     entry = S.fn("from_json", S.col(ENTRY), S.string(DLQ_TYPE))
     statements[at] = replace(statements[at], sql=render(
         "carry_filter.sql.j2", view=ident(failed), carry=ident(spec),
@@ -93,16 +99,37 @@ def chain_failures_with_groups(ctx: Context, node: str, chain_ok: str, eval_item
     return groups
 
 
-def clean_groups_meta(final_sql: str, groups: str, unless: str) -> dict:
+def clean_groups_meta(final_sql: str, groups: str, unless: str, spec: str,
+                      finalize_errors: str) -> dict:
     """`<node>.final`'s meta: its definition over `groups` (`<node>.spec_groups`), which
-    the runner uses when `unless` (the early triggers) was found empty."""
-    return {CLEAN_GROUPS: {"define": final_sql, "unless": [unless]}, ALSO_READS: [groups]}
+    the runner uses when `unless` (the early triggers) was found empty; then the rows of
+    `finalize_errors` are those the copy of `spec` counted (when it did)."""
+    return {CLEAN_GROUPS: {"define": final_sql, "unless": [unless], "spec": spec,
+                           "counted": [finalize_errors]}, ALSO_READS: [groups]}
 
 
-def _counting(copy: Statement, failed: str) -> Statement:
+def _finalize_count(finalize: tuple[str, list[exp.Expression]], columns: list[str]
+                    ) -> dict[str, str]:
+    """The count of the groups whose finalize fails, over the copy's good groups: only
+    when every fault condition reads the copy's columns (no qualifier, nothing computed
+    in `<node>.final` itself); else nothing is counted."""
+    view, conditions = finalize
+    conditions = [c.copy() for c in conditions]
+    for c in conditions:
+        for column in c.find_all(exp.Column):
+            column.set("table", None)
+    if any(col.name not in columns for c in conditions for col in c.find_all(exp.Column)):
+        return {}
+    fails = S.or_(*conditions) if conditions else S.boolean(False)
+    return {view: S.to_sql(S.fn("count_if", S.and_(S.is_null(S.col(FAIL)), fails)))}
+
+
+def _counting(copy: Statement, failed: str, more: dict[str, str]) -> Statement:
     """The copy counts the chain's failing rows as it is written (a local run): `failed`
-    is then defined over it with no copy of its own, or as empty (runtime/runner.py)."""
+    is then defined over it with no copy of its own, or as empty (runtime/runner.py);
+    `more`: other views' rows it counts."""
     count = S.fn("count_if", S.not_null(S.col(FAIL)))
-    return replace(copy, meta={**copy.meta, COUNTS: {failed: S.to_sql(count)}},
+    return replace(copy, meta={**copy.meta, COUNTS: {failed: S.to_sql(count), **more}},
                    sql=copy.sql + f"\n-- it counts the rows of {failed} as it writes them: "
-                                  "the runner then makes no copy of those")
+                                  "the runner then makes no copy of those" + "".join(
+                       f"\n-- and the rows {v} has when nothing is retracted" for v in more))

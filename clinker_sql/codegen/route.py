@@ -13,6 +13,7 @@ from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
 from clinker_sql.codegen.dlq_shape import dlq_select
 from clinker_sql.codegen.plan import FAN, FAN_TYPE, SOURCE_FILE, SOURCE_NAME, SOURCE_ROW
 from clinker_sql.codegen.plan import ErrorView, Relation, Statement
+from clinker_sql.codegen.materialize import counted_in
 from clinker_sql.codegen.templates import Sql, ident, render, select_list
 from clinker_sql.codegen.transform import ERR, error_struct
 from clinker_sql.config import model as m
@@ -72,7 +73,8 @@ def compile_route(ctx: Context, node: m.RouteNode, upstream: Relation) -> None:
     ctx.add(Statement("view", node.name, err_view, render(
         "node_errors.sql.j2", view=ident(err_view), input=ident(eval_view),
         select_list=select_list(entry), condition=Sql(raised(err_expr))),
-        header=f"route {node.name}: rows whose condition failed to evaluate"))
+        header=f"route {node.name}: rows whose condition failed to evaluate",
+        meta=counted_in(eval_view, raised(err_expr))))
     ctx.error_views.append(ErrorView(err_view, node.name,
                                      tuple(n for n, _ in upstream.columns + upstream.ck), 3,
                                      "CS002"))

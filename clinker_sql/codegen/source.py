@@ -11,7 +11,7 @@ from clinker_sql.codegen import fusion, numbering
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import dlq_select
-from clinker_sql.codegen.materialize import checkpoint
+from clinker_sql.codegen.materialize import checkpoint, counted_in
 from clinker_sql.codegen.plan import (
     SOURCE_FILE,
     SOURCE_NAME,
@@ -107,7 +107,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     ctx.add(Statement("view", node.name, err, render(
         "node_errors.sql.j2", view=ident(err), input=ident(rows),
         select_list=select_list(entry), condition=sql(any_bad)),
-        header=f"source {node.name}: DLQ entries for values that violate the declared type"))
+        header=f"source {node.name}: DLQ entries for values that violate the declared type",
+        meta=counted_in(rows, sql(any_bad))))
     return relation
 
 

@@ -15,6 +15,7 @@ from clinker_sql.codegen.dlq_shape import dlq_select
 from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_NAME, SOURCE_ROW, ErrorView, Relation
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.retraction import needs_retraction, retract_input
+from clinker_sql.codegen.materialize import counted_in
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.windows import WindowContext
@@ -118,7 +119,8 @@ def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -
     ctx.add(Statement("view", node.name, err_view, render(
         "node_errors.sql.j2", view=ident(err_view), input=ident(checked),
         select_list=select_list(entry), condition=Sql(raised(own_err))),
-        header=f"transform {node.name}: rows whose evaluation failed"))
+        header=f"transform {node.name}: rows whose evaluation failed",
+        meta=counted_in(checked, raised(own_err))))
     ctx.error_views.append(error_view)
     return relation
 

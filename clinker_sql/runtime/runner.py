@@ -22,9 +22,9 @@ from clinker_sql.codegen.compiler import EMPTY_PROPAGATION_KEY, EMPTY_PROPAGATIO
 from clinker_sql.codegen.correlation import BOUND
 from clinker_sql.codegen.dlq import EMPTY_REPORT, TRIGGERS_VIEW
 from clinker_sql.codegen.empty_dlq import AFTER_WRITES
-from clinker_sql.codegen.materialize import EMPTY_UNLESS, FAILURES
+from clinker_sql.codegen.materialize import COUNTED_IN, COUNTS, EMPTY_UNLESS, FAILURES
 from clinker_sql.codegen.numbering import LISTING, LOCAL, OBSERVED, SKIP_UNLESS, counted_total
-from clinker_sql.codegen.one_pass import CLEAN_GROUPS, COUNTS
+from clinker_sql.codegen.one_pass import CLEAN_GROUPS
 from clinker_sql.codegen.plan import Compiled, Statement
 from clinker_sql.codegen.prune import UNREAD
 from clinker_sql.codegen.split_write import SPLIT
@@ -109,6 +109,7 @@ class _Run:
         self.tables = [s for s in self.writes if s.meta.get("format") == "table"]
         self.pending: list[outputs.PendingOutput] = []
         self.views = _Views(executor, timings, _scratch_dir(executor))
+        self.views.error_views = {s.name for s in compiled.statements if COUNTED_IN in s.meta}
         self.observe = getattr(executor, "observe", None)  # codegen/written.py, empty_dlq.py
         # the writes go first and tell whether the DLQ is empty (codegen/empty_dlq.py)
         self.writes_first = bool(compiled.dlq_witnesses) and self.observe is not None
@@ -333,6 +334,7 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
     start = time.perf_counter()
     name = view.stmt.name
     known.discard(name)
+    view.counted = None  # what an earlier copy counted no longer holds
     meta = view.checkpoint.meta if view.checkpoint is not None else {}
     lister = getattr(executor, "list_files", None)
     if meta.get(LISTING) and lister is not None:  # a source's files, listed: no job
@@ -366,6 +368,7 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
     if counting is not None:  # rows of other views counted while written (one_pass.py)
         seen = counting(name, checkpoint_path(name, scratch, suffix), dict(meta[COUNTS]))
         view.counted = {k: n for k, n in (seen or {}).items() if k != "n"}
+        rows = seen.get("n") if seen else None
     elif copy is not None:  # counted while written: no query to tell whether it is empty
         rows = copy(name, checkpoint_path(name, scratch, suffix))
     else:
@@ -453,6 +456,7 @@ class _Views:
         # a chain's failing rows, split off by a write: view -> (its definition, rows)
         self.sides: dict[str, tuple[str | None, int]] = {}
         self.sketches: dict[str, str] = {}  # rows view -> its correlation key, sketched
+        self.error_views: set[str] = set()  # views a copy may count (materialize.counted_in)
 
     def watch(self, witnesses: dict[str, list[str]], observe) -> None:
         """Count the rows meeting each witness condition in every definition of its view
@@ -647,6 +651,7 @@ class _Views:
         again = stmt.name in self.views
         self.views[stmt.name] = _View(stmt)
         self.empty.discard(stmt.name)
+        self._counted_empty(stmt)
         self._observe(stmt.name)
         if again:  # a new definition: its readers read it from now on
             self._refresh({stmt.name}, rows_changed=True)
@@ -664,7 +669,7 @@ class _Views:
             return
         clean = view.stmt.meta.get(CLEAN_GROUPS)
         if clean and not view.replaced and self.empty.issuperset(clean["unless"]):
-            self._clean_groups(view, clean["define"])
+            self._clean_groups(view, clean)
             return
         bound = view.checkpoint.meta.get(BOUND) if view.checkpoint is not None else None
         if bound and self.sketches and self._bounded(view, bound):
@@ -677,15 +682,33 @@ class _Views:
             view.materialized = True
             self._refresh({name}, rows_changed=False)
             for counted, rows in (view.counted or {}).items():  # defined over this copy
-                self.sides[counted] = (None, rows)
+                if counted not in self.error_views:
+                    self.sides[counted] = (None, rows)
 
-    def _clean_groups(self, view: _View, define: str) -> None:
+    def _counted_empty(self, stmt: Statement) -> None:
+        """An error view whose rows the copy it reads counted as it was written
+        (materialize.counted_in) and found none: defined as empty, so that Spark plans the
+        triggers that read it as empty. A view whose rows are observed is left as it is."""
+        count = stmt.meta.get(COUNTED_IN)
+        copy = self.views.get(count["view"]) if count else None
+        if copy is None or not copy.materialized or (copy.counted or {}).get(stmt.name) != 0 \
+                or stmt.name in self.watched or stmt.name in self.totals:
+            return
+        _define_empty(self.executor, stmt.name)
+        self.empty.add(stmt.name)
+
+    def _clean_groups(self, view: _View, clean: dict) -> None:
         """Nothing retracted before this aggregate: its emitted rows from the groups the
-        chain's pass already computed (codegen/one_pass.py), no pass of their own. A later
-        retraction pass defines the view again from its statement (`_refresh`)."""
+        chain's pass already computed (codegen/one_pass.py), no pass of their own, and its
+        failed finalizes as that pass counted them. A later retraction pass defines the
+        view again from its statement (`_refresh`)."""
         start = time.perf_counter()
-        self.executor.execute(define)
+        self.executor.execute(clean["define"])
         view.materialized = True  # over a copy: nothing it reads changes before a pass
+        spec = self.views.get(clean.get("spec", ""))
+        if spec is not None and spec.materialized and spec.counted:
+            view.counted = {n: spec.counted[n] for n in clean.get("counted", ())
+                            if n in spec.counted}
         _checkpoint_timing(self.timings, view, start, clean=True)
         self._refresh({view.stmt.name}, rows_changed=False)
 
@@ -727,6 +750,7 @@ class _Views:
                 continue  # its copy reads nothing
             self.executor.execute(view.stmt.sql)
             self.empty.discard(name)
+            self._counted_empty(view.stmt)
             self._observe(name)
             if view.materialized:
                 view.materialized = self._copy(view, "next")
@@ -759,10 +783,16 @@ def _iterate(views: _Views, fixpoint: Statement) -> int:
     start = time.perf_counter()
     reads = [R.CANDIDATES, R.RETRACTED, TRIGGERS_VIEW]
     while True:
-        with views.adaptive(reads):
-            new = next(iter(executor.query(R.news_sql())), None)
+        # the candidates are what is retracted plus what the triggers retract: none, none new
+        known = TRIGGERS_VIEW in views.empty
+        if known:
+            new = None
+        else:
+            with views.adaptive(reads):
+                new = next(iter(executor.query(R.news_sql())), None)
         views.timings.append({"node": None, "name": f"retraction pass {k}", "kind": "fixpoint",
-                              "seconds": round(time.perf_counter() - start, 4)})
+                              "seconds": round(time.perf_counter() - start, 4),
+                              **({"known": True} if known else {})})
         if new is None:
             return k
         k += 1
