@@ -15,6 +15,7 @@ from clinker_sql.codegen.correlation import lattice
 from clinker_sql.codegen.dlq import TRIGGERS_VIEW, compile_commit
 from clinker_sql.codegen.empty_dlq import plan_empty_dlq
 from clinker_sql.codegen.materialize import plan_checkpoints
+from clinker_sql.codegen.records_copy import drop_row_wise_copies
 from clinker_sql.codegen.one_pass import CLEAN_GROUPS
 from clinker_sql.codegen.plan import Compiled, Relation, Statement
 from clinker_sql.codegen.prune import mark_unread
@@ -103,7 +104,7 @@ def compile_pipeline(p: m.Pipeline) -> Compiled:
         _format(s) for s in compiled.statements[formatted:]]
     if retraction:
         statements = hoist(statements)
-    compiled.statements = mark_unread(plan_checkpoints(statements))
+    compiled.statements = mark_unread(drop_row_wise_copies(plan_checkpoints(statements)))
     if p.error_handling.strategy == "continue" and not retraction and not lattice(ctx):
         # the outputs do not depend on the DLQ: the writes may run first and tell whether
         # it is empty (codegen/empty_dlq.py)

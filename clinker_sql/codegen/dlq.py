@@ -3,6 +3,8 @@ fail_fast check, every write, and the report query."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sqlglot import exp
 
 from clinker_sql.codegen import retraction as R
@@ -14,6 +16,7 @@ from clinker_sql.codegen.fusion import chain_entries, row_wise
 from clinker_sql.codegen.materialize import checkpoint
 from clinker_sql.codegen.numbering import compile_numbering, numbered_select
 from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.records_copy import RECORDS_COPY
 from clinker_sql.codegen.retraction import TRIGGERS_SEEN
 from clinker_sql.codegen.sink import SinkPlan, compile_write, csv_line, staging_path
 from clinker_sql.codegen.source import SPLIT_ROWS
@@ -176,7 +179,10 @@ def _shuffles_upstream(ctx: Context, sink: m.SinkNode) -> bool:
 
 
 def _checkpoint(ctx: Context, view: str) -> None:
-    ctx.add(checkpoint(view, None, None))
+    """A sink's records, copied (not when they are computed row by row from copies:
+    codegen/records_copy.py)."""
+    copy = checkpoint(view, None, None)
+    ctx.add(replace(copy, meta={**copy.meta, RECORDS_COPY: True}))
 
 
 def _dlq_write(ctx: Context, payload: list[str], layout: int | str | None) -> None:
