@@ -182,9 +182,15 @@ class LocalSparkExecutor(Executor):
             raise _translate(exc) from None
 
     def empty(self, view: str) -> None:
-        """Redefine `view` with its columns and no row (Spark plans no read for it)."""
+        """Redefine `view` with its columns and no row: an empty local relation, which
+        Spark plans no read for. Not `LIMIT 0` over the view: that keeps the view's whole
+        plan below it, and every view that reads it analyzes that plan again (a clean
+        retraction run's DLQ views took 0.13 s more each to define)."""
         try:
-            self.spark.table(ident(view)).limit(0).createOrReplaceTempView(ident(view))
+            jvm, session = self.spark._jvm, self.spark._jsparkSession
+            schema = self.spark.table(ident(view))._jdf.schema()
+            session.createDataFrame(jvm.java.util.ArrayList(), schema) \
+                .createOrReplaceTempView(ident(view))
         except Exception as exc:  # noqa: BLE001
             raise _translate(exc) from None
 

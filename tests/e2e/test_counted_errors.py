@@ -125,3 +125,16 @@ def test_records_read_row_wise_from_copies_get_no_copy(tmp_path):
 ])
 def test_row_wise_selects(text, row_wise):
     assert _selects_row_wise(text) is row_wise
+
+
+def test_an_emptied_view_keeps_no_plan_below_it(executor):
+    """An empty view is a local relation of its columns, not `LIMIT 0` over its old plan
+    (which every reader would analyze again)."""
+    executor.execute("CREATE OR REPLACE TEMPORARY VIEW `t.deep` AS SELECT a.id, b.id AS other "
+                     "FROM range(3) AS a JOIN range(3) AS b ON a.id = b.id")
+    executor.empty("t.deep")
+    df = executor.spark.table("`t.deep`")
+    plan = df._jdf.queryExecution().analyzed().toString()
+    assert "Join" not in plan and "LocalRelation" in plan
+    assert df.columns == ["id", "other"] and df.count() == 0
+    assert executor.planned_empty("t.deep")
