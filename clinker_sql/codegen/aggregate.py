@@ -18,6 +18,7 @@ from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
 from clinker_sql.codegen.dlq import EARLY_VIEW
 from clinker_sql.codegen.dlq_shape import dlq_select
+from clinker_sql.codegen.materialize import counted_in
 from clinker_sql.codegen.one_pass import chain_failures_with_groups, clean_groups_meta
 from clinker_sql.codegen.plan import (
     SOURCE_FILE,
@@ -29,7 +30,6 @@ from clinker_sql.codegen.plan import (
     Statement,
     ck_column,
 )
-from clinker_sql.codegen.materialize import counted_in
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.codegen.transform import ERR, KEEP, error_struct
 from clinker_sql.config import model as m
@@ -258,8 +258,8 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
     header = f"aggregate {node.name}: emitted values (first-seen group order)"
     meta: dict = {}
     if clean is not None:  # codegen/one_pass.py
-        meta = clean_groups_meta(final_sql(clean), clean, EARLY_VIEW,
-                                 ctx.view(node.name, "spec"), ctx.view(node.name, "finalize_errors"))
+        meta = clean_groups_meta(final_sql(clean), clean, EARLY_VIEW, ctx.view(node.name, "spec"),
+                                 ctx.view(node.name, "finalize_errors"))
         header += f"; when nothing is retracted, read from {clean} instead (the same SELECT)"
     ctx.add(Statement("view", node.name, final_view, final_sql(groups_view), header=header,
                       meta=meta))

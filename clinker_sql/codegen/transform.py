@@ -12,10 +12,10 @@ from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_errors import ERR, ERR_TYPE, KEEP, error_struct, raised
 from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
 from clinker_sql.codegen.dlq_shape import dlq_select
+from clinker_sql.codegen.materialize import counted_in
 from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_NAME, SOURCE_ROW, ErrorView, Relation
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.retraction import needs_retraction, retract_input
-from clinker_sql.codegen.materialize import counted_in
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.windows import WindowContext
