@@ -15,6 +15,7 @@ from clinker_sql.codegen.records_copy import _selects_row_wise
 from clinker_sql.project import Project
 
 from .pipelines import dlq, pipeline, run, sink, source, step, transform, write_case
+from .test_ck_bound import routed
 
 
 class _NoCounting:
@@ -97,18 +98,7 @@ def test_an_overflow_in_a_clean_run_is_counted_by_the_first_pass(executor, tmp_p
     assert "3" not in {x["dept"] for x in r.rows("out.csv")}
 
 
-ROUTED = pipeline(
-    source("orders", "id, cust, region, amt", "cust"),
-    transform("calc", "orders", "emit n = amt.to_int()"), """
-  - type: route
-    name: by_region
-    input: calc
-    config:
-      mode: exclusive
-      conditions:
-        intl: "region == \\"intl\\""
-      default: home
-""", sink("intl", "by_region.intl"), sink("home", "by_region.home"), name="routed")
+ROUTED = routed()  # orders -> calc -> route by_region -> sinks intl, home
 ORDERS = "id,cust,region,amt\nO1,C1,intl,5\nO2,C1,north,6\nO3,C2,north,7\n"
 
 
