@@ -30,7 +30,7 @@ from sqlglot import exp
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.fusion import DLQ, DLQ_TYPE, LIVE
-from clinker_sql.codegen.materialize import COUNTED_IN, COUNTS, checkpoint
+from clinker_sql.codegen.materialize import COUNTS, checkpoint
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.templates import Sql, ident, is_column, render, select_list, sql
 from clinker_sql.codegen.transform import ERR, KEEP
@@ -83,8 +83,7 @@ def chain_failures_with_groups(ctx: Context, node: str, chain_ok: str, eval_item
                                               f"is retracted, the groups of {node}"), failed,
                        _finalize_count(finalize, keys + [c for _, c in group_items]))]
     entry = S.fn("from_json", S.col(ENTRY), S.string(DLQ_TYPE))
-    statements[at] = replace(statements[at], meta={  # counted by the copy of spec instead
-        k: v for k, v in statements[at].meta.items() if k != COUNTED_IN}, sql=render(
+    statements[at] = replace(statements[at], sql=render(
         "carry_filter.sql.j2", view=ident(failed), carry=ident(spec),
         select_list=select_list([(entry, DLQ)]), condition=sql(S.not_null(S.col(FAIL)))),
         header=statements[at].header + f" (read from {spec})")

@@ -15,7 +15,6 @@ from clinker_sql.codegen.records_copy import _selects_row_wise
 from clinker_sql.project import Project
 
 from .pipelines import dlq, pipeline, run, sink, source, step, transform, write_case
-from .test_ck_bound import routed
 
 
 class _NoCounting:
@@ -46,14 +45,13 @@ CLEAN = ("order_id,cust,dept,day,amount\nO1,C1,1,d1,10\nO2,C2,1,d2,5\nO3,C1,2,d1
          "O4,C3,2,d1,1\n")
 
 
-def _both(executor, tmp_path, text: str, files: dict[str, str], sinks=("out",)):
+def _both(executor, tmp_path, text: str, files: dict[str, str]):
     for d in ("counted", "plain"):
         (tmp_path / d).mkdir(parents=True)
     counted = run(executor, tmp_path / "counted", text, files)
     plain = run(_NoCounting(executor), tmp_path / "plain", text, files)
-    for name in sinks:
-        assert sorted(tuple(r.values()) for r in counted.rows(f"{name}.csv")) == \
-            sorted(tuple(r.values()) for r in plain.rows(f"{name}.csv"))
+    assert sorted(tuple(r.values()) for r in counted.rows("out.csv")) == \
+        sorted(tuple(r.values()) for r in plain.rows("out.csv"))
     assert sorted(dlq(counted)) == sorted(dlq(plain))
     return counted
 
@@ -96,21 +94,6 @@ def test_an_overflow_in_a_clean_run_is_counted_by_the_first_pass(executor, tmp_p
     r = _both(executor, tmp_path, WINDOWED, files)
     assert ("aggregate_finalize", "aggregate:daily") in {(e[2], e[4]) for e in dlq(r)}
     assert "3" not in {x["dept"] for x in r.rows("out.csv")}
-
-
-ROUTED = routed()  # orders -> calc -> route by_region -> sinks intl, home
-ORDERS = "id,cust,region,amt\nO1,C1,intl,5\nO2,C1,north,6\nO3,C2,north,7\n"
-
-
-def test_a_chains_failing_rows_are_counted_by_the_copy_the_route_reads(executor, tmp_path):
-    r = _both(executor, tmp_path, ROUTED, {"orders.csv": ORDERS}, ("intl", "home"))
-    assert dlq(r) == []
-    assert _timing(r, "calc.failed", "checkpoint").get("empty") is True
-    bad = _both(executor, tmp_path / "bad", ROUTED, {"orders.csv": ORDERS + "O4,C2,intl,x\n"},
-                ("intl", "home"))
-    assert sorted((e[2], e[4]) for e in dlq(bad)) == [
-        ("correlated", "correlation_commit"), ("type_coercion_failure", "transform:calc")]
-    assert [x["id"] for x in bad.rows("intl.csv")] == ["O1"]
 
 
 def _checkpoints(tmp_path, text: str) -> list[str]:
