@@ -15,10 +15,10 @@ from clinker_sql.codegen.correlation import lattice
 from clinker_sql.codegen.dlq import TRIGGERS_VIEW, compile_commit
 from clinker_sql.codegen.empty_dlq import plan_empty_dlq
 from clinker_sql.codegen.materialize import plan_checkpoints
-from clinker_sql.codegen.records_copy import drop_row_wise_copies
 from clinker_sql.codegen.one_pass import CLEAN_GROUPS
 from clinker_sql.codegen.plan import Compiled, Relation, Statement
 from clinker_sql.codegen.prune import mark_unread
+from clinker_sql.codegen.records_copy import drop_row_wise_copies
 from clinker_sql.codegen.retraction import hoist, needs_retraction
 from clinker_sql.codegen.route import compile_merge, compile_route
 from clinker_sql.codegen.sink import SinkPlan, compile_sink

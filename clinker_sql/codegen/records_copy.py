@@ -17,17 +17,20 @@ from __future__ import annotations
 import sqlglot
 from sqlglot import exp
 
+from clinker_sql.codegen.empty_dlq import AFTER_WRITES
+from clinker_sql.codegen.numbering import SKIP_UNLESS
 from clinker_sql.codegen.plan import Statement
 
 RECORDS_COPY = "records_copy"  # Statement.meta of a sink's records checkpoint (dlq.py)
 # checkpoints that may not copy their view before the records are read
-_NOT_BEFORE = ("skip_unless", "after_writes")
+_NOT_BEFORE = (SKIP_UNLESS, AFTER_WRITES)
 _SHUFFLES = (exp.Join, exp.Group, exp.Window, exp.Distinct, exp.Union, exp.Intersect,
              exp.Except, exp.Subquery, exp.AggFunc, exp.Order, exp.Limit, exp.Lateral,
              exp.Explode)
 
 
 def drop_row_wise_copies(statements: list[Statement]) -> list[Statement]:
+    """The statements without the records copies that `_row_wise` finds needless."""
     defs: dict[str, Statement] = {}
     copied: set[str] = set()
     out: list[Statement] = []
