@@ -17,6 +17,8 @@ from clinker_sql.runtime.java import ensure_java
 
 log = logging.getLogger(__name__)
 
+CODEGEN_CACHE_ENTRIES = 2000
+
 DEFAULT_CONF = {
     "spark.ui.enabled": "false",
     "spark.sql.shuffle.partitions": "4",
@@ -26,6 +28,11 @@ DEFAULT_CONF = {
     "spark.sql.ansi.enabled": "true",
     "spark.sql.session.timeZone": "UTC",
     "spark.sql.caseSensitive": "true",
+    # compiled code for whole-stage codegen, kept by its source: Spark keeps 100 classes,
+    # and one run of a pipeline with a retraction aggregate or a combine generates 60-190,
+    # so a session that runs pipelines again (tests, the benchmarks, a notebook) compiled
+    # nearly all of them again each run (~15 ms each with Janino); a static setting
+    "spark.sql.codegen.cache.maxEntries": str(CODEGEN_CACHE_ENTRIES),
     "spark.sql.warehouse.dir": os.path.join(os.path.expanduser("~"), ".cache", "clinker-sql",
                                             "warehouse"),
 }
