@@ -9,6 +9,7 @@ from typing import Any
 from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
+from clinker_sql.codegen.sort_key import arrival
 from clinker_sql.cxl.types import INT, STRING, CxlType
 
 # Hidden engine columns carried by every row (design.md: row identity).
@@ -67,6 +68,11 @@ class Relation:
 
     def order_by(self) -> list[exp.Expression]:
         return [S.col(c) for c in self.arrival()]
+
+    def sort_keys(self) -> list[exp.Expression]:
+        """The keys of an output's one-partition sort: the arrival order packed into one
+        BIGINT first (codegen/sort_key.py), then the arrival order itself."""
+        return [arrival(S.col(SOURCE_ORDER), S.col(SOURCE_ROW))] + self.order_by()
 
 
 @dataclass(frozen=True)

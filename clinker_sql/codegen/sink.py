@@ -75,7 +75,7 @@ def compile_sink(ctx: Context, node: m.SinkNode, upstream: Relation) -> SinkPlan
 def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
     cfg = plan.node.config
     name = plan.node.name
-    order_by = Sql(", ".join(sql(e) for e in plan.relation.order_by()))
+    order_by = Sql(", ".join(sql(e) for e in plan.relation.sort_keys()))
     typed = [(out, S.col(src), t) for out, src, t in plan.columns]
     if cfg.format == "table":
         compile_table_write(ctx, plan, input_view, order_by, typed)
@@ -84,7 +84,8 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
         body = render("write_parquet.sql.j2", input=ident(input_view), order_by=order_by,
                       select_list=select_list([(e, n) for n, e, _ in typed]))
     header = f"sink {name}: write {cfg.format} to {cfg.path} (sorted in one partition, " \
-        "chosen for speed: no sampling pass)"
+        "chosen for speed: no sampling pass; its arrival order packed into one BIGINT " \
+        "first, codegen/sort_key.py)"
     extra: dict = {}  # a split write's meta
     observed: dict = {}  # a split write: where its written rows are counted
     if cfg.format in ("csv", "json"):

@@ -26,6 +26,7 @@ from dataclasses import replace
 
 from sqlglot import exp
 
+from clinker_sql.codegen import sort_key
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.fusion import DLQ, DLQ_TYPE, LIVE
@@ -71,9 +72,12 @@ def compile_split_write(ctx: Context, sink: str, columns: list[str], carry: str,
     marker = exp.select(S.string(MARKER).as_(S.ident("value")),
                         S.small_int(1).as_(S.ident(PART)),
                         *[S.null().as_(S.ident(k)) for _, k in keys])
+    # the packed key first (codegen/sort_key.py): `$part`, then the arrival order
+    first = sort_key.arrival(S.col(keys[0][1]), S.col(keys[1][1]), S.col(PART))
+    order = [first] + [S.col(k) for k in [PART] + [k for _, k in keys]]
     body = render("write_text_split.sql.j2", rows=Sql(sql(exp.union(rows, marker,
                                                                    distinct=False))),
-                  order_by=Sql(", ".join(sql(S.col(k)) for k in [PART] + [k for _, k in keys])))
+                  order_by=Sql(", ".join(sql(e) for e in order)))
     side = f"{staging}/{SIDE}"
     define = (f"CREATE OR REPLACE TEMPORARY VIEW {ident(failed)} AS\n"
               f"SELECT {sql(S.fn('from_json', S.col('value'), S.string(DLQ_TYPE)))} AS "
