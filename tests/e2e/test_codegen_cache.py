@@ -33,6 +33,7 @@ def _compiles(spark) -> int:
 
 
 def test_a_second_run_of_a_pipeline_compiles_next_to_nothing(spark, executor, tmp_path):
+    assert int(spark.conf.get("spark.sql.codegen.cache.maxEntries")) >= 1000
     for d in ("a", "b"):
         (tmp_path / d).mkdir()
     before = _compiles(spark)
@@ -44,5 +45,7 @@ def test_a_second_run_of_a_pipeline_compiles_next_to_nothing(spark, executor, tm
         assert sorted((x["dept"], x["day"], x["total"]) for x in r.rows("out.csv")) == [
             ("ENG", "d1", "5"), ("HR", "d1", "10"), ("HR", "d2", "4")]
         assert [e[2] for e in dlq(r)] == ["type_coercion_failure"]
-    assert between - before > 100, "the run no longer generates more than the default"
+    # the first run compiles what earlier tests of the session have not: with Spark's
+    # 100 classes, its ~190 evicted one another and the second compiled ~190 again
+    assert between - before >= after - between
     assert after - between <= 20
