@@ -193,9 +193,7 @@ class _Run:
             counts = self._report(report)
         written = next((s for s in compiled.statements if s.kind == "written"), None)
         if written is not None:
-            self.views.settle(list(written.reads))
-            counts = {**counts, **_written_counts(executor, written, watched, compiled,
-                                                  self.timings)}
+            counts = {**counts, **_written_counts(self.views, written, watched, compiled)}
         return counts
 
     def _report(self, report: Statement) -> dict[str, Any]:
@@ -218,7 +216,8 @@ class _Run:
                                  "known": True})
             return {**{c: counted[v] for c, v in known["totals"].items()},
                     **known["zeros"]}
-        self.views.settle(list(report.reads))
+        if self.views.unwatched:  # the counted views it reads, without their counts
+            self.views.settle(list(report.reads))
         with self.views.adaptive(list(report.reads)):
             return _report(self.executor, report, self.timings)
 
@@ -809,8 +808,8 @@ def _iterate(views: _Views, fixpoint: Statement) -> int:
         views.replaced({R.TRIGGERS_SEEN, R.RETRACTED})
 
 
-def _written_counts(executor: Executor, stmt: Statement, watched: list, compiled: Compiled,
-                    timings: list) -> dict[str, Any]:
+def _written_counts(views: _Views, stmt: Statement, watched: list, compiled: Compiled
+                    ) -> dict[str, Any]:
     """What the sinks wrote (codegen/written.py): counted while the writes ran when the
     executor observed every sink's write (the compiler asks for it only when the counts
     need no grouping), else by the `written` query."""
@@ -822,10 +821,12 @@ def _written_counts(executor: Executor, stmt: Statement, watched: list, compiled
                 out[key] = out.get(key, 0) + int(value or 0)
         out["ok"] = sum(int(v) for k, v in out.items() if k.startswith("written:"))
         return out
+    if views.unwatched:  # the counted views it reads, without their counts
+        views.settle(list(stmt.reads))
     start = time.perf_counter()
-    out = next(iter(executor.query(stmt.sql)))
-    timings.append({"node": None, "name": stmt.name, "kind": "report",
-                    "seconds": round(time.perf_counter() - start, 4)})
+    out = next(iter(views.executor.query(stmt.sql)))
+    views.timings.append({"node": None, "name": stmt.name, "kind": "report",
+                          "seconds": round(time.perf_counter() - start, 4)})
     return out
 
 
