@@ -46,8 +46,7 @@ def packed(fields: list[Field]) -> exp.Expression:
     shift = sum(r.bits for r in rest)
     top = 2 ** f.bits - 1
     value = f.expr
-    code: exp.Expression = exp.Add(this=value.copy(), expression=S.bigint(1 - f.low)) \
-        if f.low != 1 else value.copy()
+    code: exp.Expression = exp.Add(this=value.copy(), expression=S.bigint(1 - f.low))
     if rest:
         code = exp.Add(this=S.fn("shiftleft", code, S.small_int(shift)),
                        expression=packed(rest))
