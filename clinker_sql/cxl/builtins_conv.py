@@ -33,7 +33,7 @@ def _int_value(c: Call, lenient: bool) -> exp.Expression:
     if k == "int":
         return r
     if k == "string":  # Rust's strict i64 parse: sign, digits, nothing else
-        return S.case([(_rlike(r, r"^[+-]?[0-9]+$"), S.try_cast(r, "BIGINT"))])
+        return S.case([(_rlike(r, r"^[+-]?[0-9]+\z"), S.try_cast(r, "BIGINT"))])
     if k == "float":  # `f as i64`: truncate, saturate, NaN -> 0
         return saturating_int(r)
     if k == "decimal" and not lenient:  # truncates toward zero; out of range fails
@@ -45,7 +45,7 @@ def _int_value(c: Call, lenient: bool) -> exp.Expression:
 
 # Rust's f64 grammar: no surrounding whitespace, no hex, no trailing `d`/`f`.
 _FLOAT_RE = r"^[+-]?([0-9]+[.]?[0-9]*([eE][+-]?[0-9]+)?|[.][0-9]+([eE][+-]?[0-9]+)?|" \
-            r"(?i:inf|infinity|nan))$"
+            r"(?i:inf|infinity|nan))\z"
 
 
 def _float_value(c: Call, lenient: bool) -> exp.Expression:
@@ -55,7 +55,7 @@ def _float_value(c: Call, lenient: bool) -> exp.Expression:
     if k == "int" or (k == "decimal" and not lenient):
         return S.cast(r, "DOUBLE")
     if k == "string":
-        nan = S.is_true(exp.RegexpLike(this=r, expression=S.string(r"^[+-]?(?i:nan)$")))
+        nan = S.is_true(exp.RegexpLike(this=r, expression=S.string(r"^[+-]?(?i:nan)\z")))
         return S.case([(nan, S.cast(S.string("NaN"), "DOUBLE")),
                        (_rlike(r, _FLOAT_RE), S.try_cast(r, "DOUBLE"))])
     return typed_null(T.FLOAT)
@@ -76,8 +76,8 @@ def _bool_value(c: Call) -> exp.Expression:
     return typed_null(T.BOOL)  # a Float fails
 
 
-_DATE_RE = r"^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}$"
-_DATETIME_RE = r"^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}[Tt ][0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}([.][0-9]+)?$"
+_DATE_RE = r"^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}\z"
+_DATETIME_RE = r"^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}[Tt ][0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}([.][0-9]+)?\z"
 
 
 def _date_value(c: Call, kind: str) -> exp.Expression:

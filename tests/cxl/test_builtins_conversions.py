@@ -32,6 +32,11 @@ CASES = [
     ("'42 '.to_int()", conv("42 ", "Int")),
     ("'42.0'.to_int()", conv("42.0", "Int")),
     ("'1e3'.to_int()", conv("1e3", "Int")),
+    # a final newline is not the end of the text (Java's `$` would match before it)
+    ("v.to_int()", conv("42\n", "Int"), col("string", "42\n")),
+    ("v.try_int()", None, col("string", "7\n")),
+    ("v.to_float()", conv("1.5\n", "Float"), col("string", "1.5\n")),
+    ("v.to_date()", conv("2024-01-02\n", "Date"), col("string", "2024-01-02\n")),
     ("''.to_int()", conv("", "Int")),
     ("'9223372036854775808'.to_int()", conv("9223372036854775808", "Int")),
     ("'9223372036854775807'.to_int()", I64_MAX),

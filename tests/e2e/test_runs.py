@@ -80,6 +80,19 @@ def test_type_error_and_eval_error_under_continue(executor, tmp_path):
     assert {d["_cxl_dlq_error_category"] for d in dlq.values()} == {"type_coercion_failure"}
 
 
+def test_a_final_newline_is_not_an_int(executor, tmp_path):
+    """Ingest and to_int() parse strictly: a quoted cell "3<LF>" is a type error (Java's
+    `$` would match before the newline, and Spark's cast would trim it)."""
+    r = run(executor, tmp_path, pipeline(), {"in.csv": 'id,qty,price\na,"3\n",10\n'
+                                             'b,2,"7\n"\nc,4,1\n'})
+    assert r.column("out.csv", "id") == ["c"]
+    dlq = {row["id"]: row for row in r.rows("dlq.csv")}
+    assert dlq["a"]["_cxl_dlq_stage"] == "source"
+    assert dlq["a"]["_cxl_dlq_triggering_value"] == "3\n"
+    assert dlq["b"]["_cxl_dlq_stage"] == "transform:calc"
+    assert dlq["b"]["_cxl_dlq_triggering_value"] == "7\n"
+
+
 def test_fail_fast_writes_nothing(executor, tmp_path):
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "out.csv").write_text("previous\n")
