@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from clinker_sql import __version__
+from clinker_sql.codegen.numbering import FEW_FILES, MAPPED_FILES_MAX
 from clinker_sql.codegen.one_pass import CLEAN_GROUPS
 from clinker_sql.codegen.plan import Compiled, Statement
 
@@ -31,6 +32,11 @@ def statement_text(stmt: Statement, lineage: list[str] | None = None) -> str:
         other = "".join(f"-- {line}\n" for line in f"{clean['define']};".splitlines())
         return (f"{header}{stmt.sql};\n-- when {', '.join(clean['unless'])} has no row, "
                 f"nothing is retracted before it: the runner defines it instead as\n{other}")
+    few = stmt.meta.get(FEW_FILES)
+    if few:  # codegen/source.py
+        other = "".join(f"-- {line}\n" for line in f"{few['sql']};".splitlines())
+        return (f"{header}{stmt.sql};\n-- when the listing finds at most {MAPPED_FILES_MAX} "
+                f"files, the runner defines it instead as\n{other}")
     return f"{header}{stmt.sql};\n"
 
 

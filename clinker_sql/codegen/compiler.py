@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import sqlglot
 
+from clinker_sql.codegen import numbering
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.aggregate import AggregatePlan, compile_aggregate
 from clinker_sql.codegen.combine import compile_combine
@@ -145,6 +146,10 @@ def _format(stmt: Statement) -> Statement:
     if clean:  # the runner's other definition of the view (codegen/one_pass.py)
         stmt = replace(stmt, meta={**stmt.meta, CLEAN_GROUPS: {
             **clean, "define": _format(replace(stmt, sql=clean["define"], meta={})).sql}})
+    few = stmt.meta.get(numbering.FEW_FILES)
+    if few:  # the runner's form for a source of a few files (codegen/source.py)
+        stmt = replace(stmt, meta={**stmt.meta, numbering.FEW_FILES: {
+            **few, "sql": _format(replace(stmt, sql=few["sql"], meta={})).sql}})
     if stmt.kind == "write" and stmt.meta.get("format") == "table":
         from clinker_sql.codegen.sink import table_create_sql
 

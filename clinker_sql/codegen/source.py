@@ -149,12 +149,17 @@ def _positions(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expr
         "source_file_offsets.sql.j2", view=ident(offsets), split=ident(split),
         low=sql(numbering.low_bits(S.col("$mid")))),
         header=f"source {node.name}: where each file starts in the row numbering"))
+    common = dict(view=ident(rows), split=ident(split), files=ident(files),
+                  scan_columns=scan_columns, source_name=sql(S.string(node.name)),
+                  source_order=sql(S.bigint(order)))
     position = numbering.position(S.col("$rank", "files"), S.col("$mid", "scan"))
+    at_rank = exp.Dot(this=S.col("$at", "scan"), expression=S.ident("$rank"))
+    mapped = render("source_rows_mapped.sql.j2", **common,
+                    position=sql(numbering.position(at_rank, S.col("$mid", "scan"))))
     ctx.add(Statement("view", node.name, rows, render(
-        "source_rows_positions.sql.j2", view=ident(rows), split=ident(split),
-        files=ident(files), scan_columns=scan_columns, source_name=sql(S.string(node.name)),
-        position=sql(position), source_order=sql(S.bigint(order))),
-        header=f"source {node.name}: stamp $source.row with row positions"))
+        "source_rows_positions.sql.j2", **common, position=sql(position)),
+        header=f"source {node.name}: stamp $source.row with row positions",
+        meta={numbering.FEW_FILES: {"files": files, "sql": mapped}}))
     ctx.numbered[node.name] = (order, files, offsets, rows)
 
 

@@ -10,7 +10,7 @@ import struct
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -134,6 +134,7 @@ class _Run:
             if stmt.kind == "setup":
                 _timed(self.executor, stmt, self.timings, self.progress)
             elif stmt.kind == "view":
+                stmt = self.views.few_files(stmt)
                 _timed(self.executor, stmt, self.timings, self.progress)
                 self.views.defined(stmt)
             elif stmt.kind == "fixpoint":
@@ -648,6 +649,15 @@ class _Views:
             seen.add(name)
             stack += [r for r in self.views[name].stmt.reads if r not in stop]
         return seen
+
+    def few_files(self, stmt: Statement) -> Statement:
+        """A source's rows view in its form for a few files (a map lookup instead of a
+        join, codegen/source.py) when its files were listed and are few enough."""
+        few = stmt.meta.get(numbering.FEW_FILES)
+        files = self.views.get(few["files"]) if few else None
+        if files is None or files.files is None or files.files > numbering.MAPPED_FILES_MAX:
+            return stmt
+        return replace(stmt, sql=few["sql"])
 
     def defined(self, stmt: Statement) -> None:
         again = stmt.name in self.views
