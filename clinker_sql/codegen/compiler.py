@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import sqlglot
 
-from clinker_sql.codegen import numbering
+from clinker_sql.codegen import numbering, shared_values
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.aggregate import AggregatePlan, compile_aggregate
 from clinker_sql.codegen.combine import compile_combine
@@ -138,7 +138,7 @@ def _format(stmt: Statement) -> Statement:
     if stmt.kind in ("setup", "fixpoint", "checkpoint"):
         return stmt
     try:
-        body, reads = S.pretty_with_reads(stmt.sql)
+        body, reads = S.pretty_with_reads(stmt.sql, shared_values.share)
     except sqlglot.errors.ParseError as exc:  # a compiler bug, never a user error
         raise RuntimeError(f"generated SQL for {stmt.name} does not parse: {exc}\n{stmt.sql}")
     stmt = replace(stmt, reads=reads)

@@ -33,6 +33,7 @@ from dataclasses import replace
 import sqlglot
 from sqlglot import exp
 
+from clinker_sql.codegen import shared_values
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.plan import Statement
 
@@ -147,6 +148,8 @@ def _driven_by(query: exp.Expression | None) -> tuple[str, str | None] | None:
            for j in joins):
         return None  # a right or full join makes rows out of the other side
     source = query.args["from_"].this
+    if isinstance(source, exp.Subquery) and shared_values.unshared(query) is not None:
+        return _driven_by(shared_values.unshared(query))  # values moved below (a pass)
     if isinstance(source, exp.Subquery):
         inner = _driven_by(source.this)
         return (inner[0], None) if inner is not None else None

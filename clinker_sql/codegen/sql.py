@@ -218,10 +218,13 @@ def pretty(sql: str) -> str:
     return sqlglot.transpile(sql, read=DIALECT, write=DIALECT, pretty=True)[0]
 
 
-def pretty_with_reads(sql: str) -> tuple[str, tuple[str, ...]]:
+def pretty_with_reads(sql: str, rewrite=None) -> tuple[str, tuple[str, ...]]:
     """`pretty(sql)`, and the names of the tables and views the statement reads (from the
-    same parse): the plan of checkpoints (codegen/materialize.py) works on this graph."""
+    same parse): the plan of checkpoints (codegen/materialize.py) works on this graph.
+    `rewrite`, when given, takes the parsed statement and returns the one to print."""
     tree = sqlglot.parse_one(sql, read=DIALECT)
+    if rewrite is not None:
+        tree = rewrite(tree)
     target = tree.find(exp.Table) if isinstance(tree, exp.Create) else None
     ctes = {c.alias for c in tree.find_all(exp.CTE)}
     reads = tuple(dict.fromkeys(t.name for t in tree.find_all(exp.Table)
