@@ -2,7 +2,7 @@
 
 CXL's conversions and a source's typed columns lower to a guarded cast,
 
-    CASE WHEN COALESCE(x RLIKE '^[+-]?[0-9]+$', FALSE) THEN TRY_CAST(x AS BIGINT) END
+    CASE WHEN COALESCE(x RLIKE '^[+-]?[0-9]+\\z', FALSE) THEN TRY_CAST(x AS BIGINT) END
 
 and a view repeats it wherever the value is read: in the emits that read a `let`, in the
 fault tests of its DLQ entry, in `$live`. Spark evaluates an expression again in each
