@@ -17,6 +17,7 @@ from __future__ import annotations
 import sqlglot
 from sqlglot import exp
 
+from clinker_sql.codegen import shared_values
 from clinker_sql.codegen.empty_dlq import AFTER_WRITES
 from clinker_sql.codegen.numbering import SKIP_UNLESS
 from clinker_sql.codegen.plan import Statement
@@ -67,6 +68,8 @@ def _selects_row_wise(text: str) -> bool:
     """A SELECT from one relation, with nothing that shuffles or changes the row count."""
     tree = sqlglot.parse_one(text, read="spark")
     query = tree.expression if isinstance(tree, exp.Create) else tree
+    if isinstance(query, exp.Select):  # values moved below it are computed row by row
+        query = shared_values.unshared(query) or query
     if not isinstance(query, exp.Select) or any(query.find(t) for t in _SHUFFLES):
         return False
     return len(list(query.find_all(exp.Table))) == 1

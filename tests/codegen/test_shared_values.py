@@ -63,3 +63,13 @@ def test_unshared_gives_back_the_select_before_the_pass():
         assert S.to_sql(shared_values.unshared(moved)) == S.to_sql(tree)
     assert shared_values.unshared(sqlglot.parse_one("SELECT a FROM (SELECT * FROM t) AS x",
                                                     read=S.DIALECT)) is None
+
+
+def test_a_view_with_values_moved_below_still_counts_as_row_wise():
+    """codegen/records_copy.py drops a sink's records copy computed row by row from
+    copies: a projection the pass added is no subquery to it."""
+    from clinker_sql.codegen.records_copy import _selects_row_wise
+
+    text = shared(f"CREATE TEMPORARY VIEW v AS SELECT {GUARDED} AS a, {GUARDED} AS b FROM t")
+    assert "$shared" in text and _selects_row_wise(text)
+    assert not _selects_row_wise("CREATE TEMPORARY VIEW v AS SELECT a FROM (SELECT * FROM t) AS x")
