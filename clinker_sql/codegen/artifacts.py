@@ -29,15 +29,19 @@ def statement_text(stmt: Statement, lineage: list[str] | None = None) -> str:
         return f"{header}{stmt.sql}\n"
     clean = stmt.meta.get(CLEAN_GROUPS)
     if clean:  # codegen/one_pass.py
-        other = "".join(f"-- {line}\n" for line in f"{clean['define']};".splitlines())
         return (f"{header}{stmt.sql};\n-- when {', '.join(clean['unless'])} has no row, "
-                f"nothing is retracted before it: the runner defines it instead as\n{other}")
+                "nothing is retracted before it: the runner defines it instead as\n"
+                f"{_commented(clean['define'])}")
     few = stmt.meta.get(FEW_FILES)
     if few:  # codegen/source.py
-        other = "".join(f"-- {line}\n" for line in f"{few['sql']};".splitlines())
         return (f"{header}{stmt.sql};\n-- when the listing finds at most {MAPPED_FILES_MAX} "
-                f"files, the runner defines it instead as\n{other}")
+                f"files, the runner defines it instead as\n{_commented(few['sql'])}")
     return f"{header}{stmt.sql};\n"
+
+
+def _commented(sql: str) -> str:
+    """A statement the runner may run instead, as SQL comment lines."""
+    return "".join(f"-- {line}\n" for line in f"{sql};".splitlines())
 
 
 def lineage_header(compiled: Compiled, stmt: Statement) -> list[str]:

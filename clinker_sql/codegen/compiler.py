@@ -142,14 +142,13 @@ def _format(stmt: Statement) -> Statement:
     except sqlglot.errors.ParseError as exc:  # a compiler bug, never a user error
         raise RuntimeError(f"generated SQL for {stmt.name} does not parse: {exc}\n{stmt.sql}")
     stmt = replace(stmt, reads=reads)
-    clean = stmt.meta.get(CLEAN_GROUPS)
-    if clean:  # the runner's other definition of the view (codegen/one_pass.py)
-        stmt = replace(stmt, meta={**stmt.meta, CLEAN_GROUPS: {
-            **clean, "define": _format(replace(stmt, sql=clean["define"], meta={})).sql}})
-    few = stmt.meta.get(numbering.FEW_FILES)
-    if few:  # the runner's form for a source of a few files (codegen/source.py)
-        stmt = replace(stmt, meta={**stmt.meta, numbering.FEW_FILES: {
-            **few, "sql": _format(replace(stmt, sql=few["sql"], meta={})).sql}})
+    # the runner's other definitions of the view: when nothing is retracted before an
+    # aggregate (codegen/one_pass.py), for a source of a few files (codegen/source.py)
+    for key, field_name in ((CLEAN_GROUPS, "define"), (numbering.FEW_FILES, "sql")):
+        other = stmt.meta.get(key)
+        if other:
+            stmt = replace(stmt, meta={**stmt.meta, key: {**other, field_name: _format(
+                replace(stmt, sql=other[field_name], meta={})).sql}})
     if stmt.kind == "write" and stmt.meta.get("format") == "table":
         from clinker_sql.codegen.sink import table_create_sql
 

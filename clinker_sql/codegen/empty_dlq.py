@@ -147,9 +147,10 @@ def _driven_by(query: exp.Expression | None) -> tuple[str, str | None] | None:
                                                                            "SEMI", "ANTI")
            for j in joins):
         return None  # a right or full join makes rows out of the other side
+    unshared = shared_values.unshared(query)
+    if unshared is not None:  # values moved below by a pass: the shape before it
+        return _driven_by(unshared)
     source = query.args["from_"].this
-    if isinstance(source, exp.Subquery) and shared_values.unshared(query) is not None:
-        return _driven_by(shared_values.unshared(query))  # values moved below (a pass)
     if isinstance(source, exp.Subquery):
         inner = _driven_by(source.this)
         return (inner[0], None) if inner is not None else None

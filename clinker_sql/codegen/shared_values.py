@@ -27,7 +27,6 @@ from __future__ import annotations
 from sqlglot import exp
 
 PREFIX = "$shared."
-_FROM = "from_" if "from_" in exp.Select.arg_types else "from"  # renamed in sqlglot 27
 # what a moved value may be built of: nothing here raises an error on any row
 _SAFE = (exp.Column, exp.Identifier, exp.Literal, exp.Boolean, exp.Null, exp.Paren, exp.Not,
          exp.And, exp.Or, exp.Is, exp.Coalesce, exp.Case, exp.If, exp.RegexpLike, exp.TryCast,
@@ -41,7 +40,7 @@ def share(tree: exp.Expression) -> exp.Expression:
     if not isinstance(select, exp.Select) or select.find(exp.RegexpLike) is None \
             or not _plain(select):
         return tree
-    table = select.args[_FROM].this
+    table = select.args["from_"].this
     qualifier = table.alias_or_name if table.alias else None
     if any(c.table and c.table != qualifier for c in select.find_all(exp.Column)):
         return tree
@@ -52,10 +51,10 @@ def share(tree: exp.Expression) -> exp.Expression:
             for node in part.walk():
                 if isinstance(node, exp.Case) and _costly(node) and _safe(node):
                     counts.setdefault(node.sql(), []).append(node)
-        repeated = [nodes for nodes in counts.values() if len(nodes) > 1]
+        repeated = [(text, nodes) for text, nodes in counts.items() if len(nodes) > 1]
         if not repeated:
             break
-        nodes = max(repeated, key=lambda ns: len(ns[0].sql()))  # the largest first
+        _, nodes = max(repeated, key=lambda r: len(r[0]))  # the largest first
         name = f"{PREFIX}{len(shared)}"
         shared.append(nodes[0].copy().as_(exp.to_identifier(name, quoted=True)))
         for node in nodes:
@@ -65,7 +64,7 @@ def share(tree: exp.Expression) -> exp.Expression:
     inner = exp.select(exp.Star(), *shared).from_(table.copy())
     subquery = inner.subquery(table.args["alias"].this if table.alias else
                               exp.to_identifier("input", quoted=True), copy=False)
-    select.set(_FROM, exp.From(this=subquery))
+    select.set("from_", exp.From(this=subquery))
     return tree
 
 
@@ -73,7 +72,7 @@ def unshared(select: exp.Select) -> exp.Select | None:
     """The SELECT as it was before `share`: its FROM the relation under the projection
     the pass added, each `$shared.<n>` read replaced by its value; None when its FROM is
     not such a projection. For passes that read a view's shape (codegen/empty_dlq.py)."""
-    source = select.args.get(_FROM)
+    source = select.args.get("from_")
     inner = source.this.this if source is not None and isinstance(source.this, exp.Subquery) \
         else None
     if not isinstance(inner, exp.Select) or not isinstance(inner.expressions[0], exp.Star) \
@@ -87,8 +86,8 @@ def unshared(select: exp.Select) -> exp.Select | None:
     if not values:
         return None
     out = select.copy()
-    table = inner.args[_FROM].this.copy()
-    out.set(_FROM, exp.From(this=table))
+    table = inner.args["from_"].this.copy()
+    out.set("from_", exp.From(this=table))
     for col in list(out.find_all(exp.Column)):
         if col.name in values and not col.table:
             col.replace(values[col.name].copy())
@@ -96,7 +95,7 @@ def unshared(select: exp.Select) -> exp.Select | None:
 
 
 def _plain_over_table(select: exp.Select) -> bool:
-    source = select.args.get(_FROM)
+    source = select.args.get("from_")
     return source is not None and isinstance(source.this, exp.Table) and not any(
         select.args.get(k) for k in ("joins", "group", "having", "distinct", "qualify",
                                      "with", "laterals", "limit"))
