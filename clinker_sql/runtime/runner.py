@@ -8,8 +8,8 @@ import re
 import shutil
 import struct
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,7 @@ from clinker_sql.codegen.dlq import EMPTY_REPORT, TRIGGERS_VIEW
 from clinker_sql.codegen.empty_dlq import AFTER_WRITES
 from clinker_sql.codegen.materialize import COUNTED_IN, COUNTS, EMPTY_UNLESS, FAILURES
 from clinker_sql.codegen.numbering import LISTING, LOCAL, OBSERVED, SKIP_UNLESS, counted_total
-from clinker_sql.codegen.one_pass import CLEAN_GROUPS
+from clinker_sql.codegen.one_pass import ALSO_READS, CLEAN_GROUPS
 from clinker_sql.codegen.plan import Compiled, Statement
 from clinker_sql.codegen.prune import UNREAD
 from clinker_sql.codegen.split_write import SPLIT
@@ -108,7 +108,7 @@ class _Run:
         self.writes = [s for s in compiled.statements if s.kind == "write"]
         self.tables = [s for s in self.writes if s.meta.get("format") == "table"]
         self.pending: list[outputs.PendingOutput] = []
-        self.views = _Views(executor, timings, _scratch_dir(executor))
+        self.views = _Views(executor, timings, _scratch_dir(executor), progress)
         self.views.error_views = {s.name for s in compiled.statements if COUNTED_IN in s.meta}
         self.observe = getattr(executor, "observe", None)  # codegen/written.py, empty_dlq.py
         # the writes go first and tell whether the DLQ is empty (codegen/empty_dlq.py)
@@ -134,9 +134,7 @@ class _Run:
             if stmt.kind == "setup":
                 _timed(self.executor, stmt, self.timings, self.progress)
             elif stmt.kind == "view":
-                stmt = self.views.few_files(stmt)
-                _timed(self.executor, stmt, self.timings, self.progress)
-                self.views.defined(stmt)
+                self.views.pend(stmt)
             elif stmt.kind == "fixpoint":
                 _iterate(self.views, stmt)
             elif stmt.kind == "checkpoint" and self.writes_first and \
@@ -150,12 +148,14 @@ class _Run:
         """Coded checks (e.g. combine on_miss: error, E319), then fail_fast's."""
         for stmt in self.compiled.statements:
             if stmt.kind == "check" and stmt.meta.get("code"):
+                self.views.need(stmt.reads)
                 hit = next(iter(self.executor.query(stmt.sql)), None)
                 if hit is not None:
                     raise fail(stmt.meta["code"], str(hit["detail"]))
         if self.compiled.strategy == "fail_fast":
             check = next(s for s in self.compiled.statements
                          if s.kind == "check" and not s.meta.get("code"))
+            self.views.need(check.reads)
             first = next(iter(self.executor.query(check.sql)), None)
             if first is not None:
                 raise _fail_fast(first)
@@ -174,8 +174,10 @@ class _Run:
                 counts = self._report(report)
             if stmt.meta.get("dlq") and not _dlq_variant(stmt, counts):
                 continue
+            self.views.need(stmt.reads)
             self.views.settle(list(stmt.reads))  # before the write's own counts
             if self.observe is not None and "observe" in stmt.meta:
+                self.views.need([stmt.meta["observe"]["view"]])
                 watched.append(self.observe(stmt.meta["observe"]["view"],
                                             stmt.meta["observe"]["counts"]))
             if stmt.meta.get("format") == "table":
@@ -208,6 +210,7 @@ class _Run:
             n = self.views.total(rows, WITNESS_WAIT_SECONDS)
             if n is not None:
                 self.executor.execute(counted_total(total, n))
+                self.views.defined_as_is(total)
                 counted[total] = n
         known = report.meta.get(EMPTY_REPORT)
         if known and self.views.empty.issuperset(known["unless"]) and \
@@ -217,6 +220,7 @@ class _Run:
                                  "known": True})
             return {**{c: counted[v] for c, v in known["totals"].items()},
                     **known["zeros"]}
+        self.views.need(report.reads)
         if self.views.unwatched:  # the counted views it reads, without their counts
             self.views.settle(list(report.reads))
         with self.views.adaptive(list(report.reads)):
@@ -314,7 +318,9 @@ def _scratch_dir(executor: Executor) -> str:
 
 
 def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, suffix: str,
-                known: set[str], inline: Callable[[], tuple | None] | None = None) -> bool:
+                known: set[str], inline: Callable[[], tuple | None] | None = None,
+                job: Callable[[], Any] = nullcontext,
+                need: Callable[[list[str]], None] = lambda names: None) -> bool:
     """Materialize a view that many later statements read, so that Spark plans it once.
 
     A source's files (`numbering.LISTING`) are listed instead (their number kept in
@@ -326,7 +332,12 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
     `known`: the views known to have no row (copies found empty). A view that has no row
     without them (`EMPTY_UNLESS`), or a copy of failures that Spark's optimizer already
     proved empty, is defined as empty instead: no job runs for it. A copy of failures
-    found empty joins `known`."""
+    found empty joins `known`.
+
+    `job()`: the context a job for it runs in, entered only when one does (a copy, or
+    the rows kept in the driver): it may first define again what the job reads. `need`
+    defines the views a path reads that are not defined yet (`_Views.need`): a listing
+    needs only the scan, rows counted by the writes nothing."""
     from clinker_sql.codegen.retraction import (
         checkpoint_path,
         checkpoint_statements,
@@ -340,8 +351,10 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
     meta = view.checkpoint.meta if view.checkpoint is not None else {}
     lister = getattr(executor, "list_files", None)
     if meta.get(LISTING) and lister is not None:  # a source's files, listed: no job
+        need([meta[LISTING]["scan"]])
         view.files = lister(meta[LISTING]["scan"], meta[LISTING]["view"])
         executor.execute(meta[LISTING]["sql"])
+        view.pending = False
         _checkpoint_timing(timings, view, start, listed=True)
         return True
     if meta.get(SKIP_UNLESS) and known.issuperset(meta[SKIP_UNLESS]):
@@ -349,38 +362,49 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
     counted = inline() if inline is not None else None
     if counted is not None:  # rows the writes counted: no job
         executor.execute(S.values_view(name, *counted))
+        view.pending = False
         _checkpoint_timing(timings, view, start, counted=True)
         return True
     keep = getattr(executor, "keep_in_driver", None)
-    if meta.get(LOCAL) and keep is not None:  # a few rows: no copy, no job to read them
-        keep(name)
-        _checkpoint_timing(timings, view, start, local=True)
-        return True
+    local = bool(meta.get(LOCAL)) and keep is not None
+    # the empty checks first: they run no job, so nothing needs defining again for them
     needs = view.checkpoint.meta.get(EMPTY_UNLESS) if view.checkpoint is not None else None
+    if not local and needs and known.issuperset(needs) and view.pending:
+        view.empty_pending = True  # defined as empty if a statement needs it (`need`)
+        known.add(name)
+        _checkpoint_timing(timings, view, start, empty=True)
+        return True
+    need([name])
     # asked only of copies expected to be empty: optimizing a large plan takes time
     planned = getattr(executor, "planned_empty", None) if view.failures else None
-    if (needs and known.issuperset(needs)) or (planned is not None and planned(name)):
+    if not local and (
+            (needs and known.issuperset(needs)) or (planned is not None and planned(name))):
         _define_empty(executor, name)
         known.add(name)
         _checkpoint_timing(timings, view, start, empty=True)
         return True
-    rows = None
-    copy = getattr(executor, "copy", None) if view.failures else None
-    counting = getattr(executor, "copy_counting", None) if meta.get(COUNTS) else None
-    if counting is not None:  # rows of other views counted while written (one_pass.py)
-        seen = counting(name, checkpoint_path(name, scratch, suffix), dict(meta[COUNTS]))
-        view.counted = {k: n for k, n in (seen or {}).items() if k != "n"}
-        rows = seen.get("n") if seen else None
-    elif copy is not None:  # counted while written: no query to tell whether it is empty
-        rows = copy(name, checkpoint_path(name, scratch, suffix))
-    else:
-        for sql in checkpoint_statements(name, scratch, suffix):
-            executor.execute(sql)
-    if view.failures:  # usually few rows, none in a clean run
-        probe = empty_copy_statements(name)[0]
-        if rows == 0 or rows is None and next(iter(executor.query(probe)), None) is None:
-            _define_empty(executor, name)
-            known.add(name)
+    with job():
+        if meta.get(LOCAL) and keep is not None:  # a few rows: no copy, no job to read them
+            keep(name)
+            _checkpoint_timing(timings, view, start, local=True)
+            return True
+        rows = None
+        copy = getattr(executor, "copy", None) if view.failures else None
+        counting = getattr(executor, "copy_counting", None) if meta.get(COUNTS) else None
+        if counting is not None:  # rows of other views counted while written (one_pass.py)
+            seen = counting(name, checkpoint_path(name, scratch, suffix), dict(meta[COUNTS]))
+            view.counted = {k: n for k, n in (seen or {}).items() if k != "n"}
+            rows = seen.get("n") if seen else None
+        elif copy is not None:  # counted while written: no query to tell whether it is empty
+            rows = copy(name, checkpoint_path(name, scratch, suffix))
+        else:
+            for sql in checkpoint_statements(name, scratch, suffix):
+                executor.execute(sql)
+        if view.failures:  # usually few rows, none in a clean run
+            probe = empty_copy_statements(name)[0]
+            if rows == 0 or rows is None and next(iter(executor.query(probe)), None) is None:
+                _define_empty(executor, name)
+                known.add(name)
     _checkpoint_timing(timings, view, start)
     return True
 
@@ -433,6 +457,8 @@ class _View:
     checkpoint: Statement | None = None  # the statement that materialized it
     files: int | None = None  # a source's files view, listed: how many files
     counted: dict[str, int] | None = None  # views whose rows its copy counted (one_pass.py)
+    pending: bool = False  # not defined in the session yet (`_Views.need`)
+    empty_pending: bool = False  # pending, and known to have no row: defined as empty
 
 
 class _Views:
@@ -443,10 +469,16 @@ class _Views:
     reads it. A view therefore keeps the plans of the views it read when it was defined;
     whenever a view gets a new definition (a checkpoint's copy, a retraction snapshot),
     every view defined before that read it, directly or through others, is defined again,
-    in order, and one that was materialized is materialized again."""
+    in order, and one that was materialized is materialized again.
 
-    def __init__(self, executor: Executor, timings: list, scratch: str):
+    A view is defined when a statement that runs first needs it (`need`), not at its place
+    in the compiled order: one that nothing run reads (most error and DLQ views of a clean
+    run) is never analyzed (~20 ms a view). Defined later, it reads the latest definition
+    of each view before it, which is what redefining it again would give."""
+
+    def __init__(self, executor: Executor, timings: list, scratch: str, progress=None):
         self.executor, self.timings, self.scratch = executor, timings, scratch
+        self.progress = progress
         self.views: dict[str, _View] = {}  # in order of first definition
         self.watched: dict[str, list[str]] = {}  # witness view -> its conditions (empty_dlq)
         self.observers: dict[str, list] = {}  # its counts, one per definition
@@ -659,9 +691,57 @@ class _Views:
             return stmt
         return replace(stmt, sql=few["sql"])
 
+    def pend(self, stmt: Statement) -> None:
+        """A view's definition, run when a statement needs it (`need`); one that is
+        defined already (a new definition of a view in use) is run now."""
+        view = self.views.get(stmt.name)
+        if view is not None and not view.pending:
+            self._define(stmt)
+        elif view is not None:
+            view.stmt = stmt
+        else:
+            self.views[stmt.name] = _View(stmt, pending=True)
+
+    def need(self, names: Iterable[str]) -> None:
+        """Define the views `names` read, directly or through others, that are not
+        defined yet, in their compiled order (each after those it reads)."""
+        todo: set[str] = set()
+        stack = list(names)
+        while stack:
+            name = stack.pop()
+            view = self.views.get(name)
+            if name in todo or view is None or not view.pending:
+                continue
+            todo.add(name)
+            stack += view.stmt.reads
+        for name, view in list(self.views.items()):
+            if name in todo and view.pending:
+                self._define(view.stmt)
+
+    def defined_as_is(self, name: str) -> None:
+        """`name` was defined by the runner in another form (rows counted, a listing):
+        its own definition is not run unless something it reads changes (`_refresh`)."""
+        view = self.views.get(name)
+        if view is not None:
+            view.pending = False
+
+    def _define(self, stmt: Statement) -> None:
+        stmt = self.few_files(stmt)
+        _timed(self.executor, stmt, self.timings, self.progress)
+        self.defined(stmt)
+        view = self.views[stmt.name]
+        if view.empty_pending:  # its checkpoint found it empty before anything read it
+            view.empty_pending = False
+            _define_empty(self.executor, stmt.name)
+            self.empty.add(stmt.name)
+
     def defined(self, stmt: Statement) -> None:
-        again = stmt.name in self.views
-        self.views[stmt.name] = _View(stmt)
+        old = self.views.get(stmt.name)
+        again = old is not None and not old.pending
+        if old is not None and old.pending:  # keeps what the runner noted about it
+            old.stmt, old.pending = stmt, False
+        else:
+            self.views[stmt.name] = _View(stmt)
         self.empty.discard(stmt.name)
         self._counted_empty(stmt)
         self._observe(stmt.name)
@@ -677,20 +757,24 @@ class _Views:
         view.failures = view.failures or failures
         view.checkpoint = stmt or view.checkpoint
         if name in self.sides:
+            self.need([name])
             self._from_side(view, *self.sides.pop(name))
             return
         clean = view.stmt.meta.get(CLEAN_GROUPS)
         if clean and not view.replaced and self.empty.issuperset(clean["unless"]):
+            self.need(view.stmt.meta.get(ALSO_READS, ()))  # what its other definition reads
+            view.pending = False
             self._clean_groups(view, clean)
             return
         bound = view.checkpoint.meta.get(BOUND) if view.checkpoint is not None else None
-        if bound and self.sketches and self._bounded(view, bound):
-            return
+        if bound and self.sketches:
+            self.need([name])  # its columns, when defined as empty
+            if self._bounded(view, bound):
+                return
         sources = view.checkpoint.meta.get(numbering.PER_FILE) if view.checkpoint else None
         inline = (lambda: self.counted_numbering(sources, WITNESS_WAIT_SECONDS)) \
             if sources else None
-        self.settle([name])
-        if self._copy(view, suffix, inline):
+        if self._copy(view, suffix, inline, settle=True):
             view.materialized = True
             self._refresh({name}, rows_changed=False)
             for counted, rows in (view.counted or {}).items():  # defined over this copy
@@ -741,6 +825,7 @@ class _Views:
 
     def emptied(self, name: str) -> None:
         """No row: `name` is redefined as empty, and what reads it is computed again."""
+        self.need([name])  # its columns
         self.executor.empty(name)
         self.empty.add(name)
         self.views[name].replaced = True
@@ -755,12 +840,20 @@ class _Views:
         self._refresh(set(names), rows_changed=True)
 
     def _refresh(self, stale: set[str], rows_changed: bool) -> None:
-        for name, view in self.views.items():
+        """Define again what reads the views `stale`, directly or through others. A view
+        not defined yet will read their new definitions when it is; it passes the change
+        on to a view defined in another form that reads it (an aggregate's clean groups)."""
+        for name, view in list(self.views.items()):
             if name in stale or view.replaced or not stale.intersection(view.stmt.reads):
+                continue
+            if view.pending and not (view.empty_pending and rows_changed):
+                stale.add(name)
                 continue
             if view.materialized and not rows_changed:
                 continue  # its copy reads nothing
+            self.need(view.stmt.reads)
             self.executor.execute(view.stmt.sql)
+            view.pending = view.empty_pending = False
             self.empty.discard(name)
             self._counted_empty(view.stmt)
             self._observe(name)
@@ -769,13 +862,21 @@ class _Views:
             stale.add(name)
 
     def _copy(self, view: _View, suffix: str,
-              inline: Callable[[], tuple | None] | None = None) -> bool:
-        """`_checkpoint`, with Spark's adaptive empty-branch rule when nothing is observed
-        (a copy of failures or one that counts as it writes observes its rows)."""
+              inline: Callable[[], tuple | None] | None = None, settle: bool = False) -> bool:
+        """`_checkpoint`; its job runs with Spark's adaptive empty-branch rule when nothing
+        is observed (a copy of failures or one that counts as it writes observes its rows).
+        `settle`: the views the job reads are settled first, when a job runs (a copy
+        proved empty, or not needed, plans nothing: redefining them took ~20 ms a view)."""
         meta = view.checkpoint.meta if view.checkpoint is not None else {}
-        with self.adaptive([view.stmt.name], observing=view.failures or COUNTS in meta):
-            return _checkpoint(self.executor, view, self.timings, self.scratch, suffix,
-                               self.empty, inline)
+        name = view.stmt.name
+
+        def job():
+            if settle:
+                self.settle([name])
+            return self.adaptive([name], observing=view.failures or COUNTS in meta)
+
+        return _checkpoint(self.executor, view, self.timings, self.scratch, suffix,
+                           self.empty, inline, job, self.need)
 
 
 def _iterate(views: _Views, fixpoint: Statement) -> int:
@@ -800,6 +901,7 @@ def _iterate(views: _Views, fixpoint: Statement) -> int:
         if known:
             new = None
         else:
+            views.need(reads)
             with views.adaptive(reads):
                 new = next(iter(executor.query(R.news_sql())), None)
         views.timings.append({"node": None, "name": f"retraction pass {k}", "kind": "fixpoint",
@@ -831,6 +933,7 @@ def _written_counts(views: _Views, stmt: Statement, watched: list, compiled: Com
                 out[key] = out.get(key, 0) + int(value or 0)
         out["ok"] = sum(int(v) for k, v in out.items() if k.startswith("written:"))
         return out
+    views.need(stmt.reads)
     if views.unwatched:  # the counted views it reads, without their counts
         views.settle(list(stmt.reads))
     start = time.perf_counter()
