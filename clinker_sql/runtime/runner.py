@@ -369,7 +369,8 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
     local = bool(meta.get(LOCAL)) and keep is not None
     # the empty checks first: they run no job, so nothing needs defining again for them
     needs = view.checkpoint.meta.get(EMPTY_UNLESS) if view.checkpoint is not None else None
-    if not local and needs and known.issuperset(needs) and view.pending:
+    known_empty = not local and bool(needs) and known.issuperset(needs)
+    if known_empty and view.pending:
         view.empty_pending = True  # defined as empty if a statement needs it (`need`)
         known.add(name)
         _checkpoint_timing(timings, view, start, empty=True)
@@ -377,14 +378,13 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
     need([name])
     # asked only of copies expected to be empty: optimizing a large plan takes time
     planned = getattr(executor, "planned_empty", None) if view.failures else None
-    if not local and (
-            (needs and known.issuperset(needs)) or (planned is not None and planned(name))):
+    if known_empty or (not local and planned is not None and planned(name)):
         _define_empty(executor, name)
         known.add(name)
         _checkpoint_timing(timings, view, start, empty=True)
         return True
     with job():
-        if meta.get(LOCAL) and keep is not None:  # a few rows: no copy, no job to read them
+        if local:  # a few rows: no copy, no job to read them
             keep(name)
             _checkpoint_timing(timings, view, start, local=True)
             return True
@@ -705,15 +705,8 @@ class _Views:
     def need(self, names: Iterable[str]) -> None:
         """Define the views `names` read, directly or through others, that are not
         defined yet, in their compiled order (each after those it reads)."""
-        todo: set[str] = set()
-        stack = list(names)
-        while stack:
-            name = stack.pop()
-            view = self.views.get(name)
-            if name in todo or view is None or not view.pending:
-                continue
-            todo.add(name)
-            stack += view.stmt.reads
+        todo = self.upstream(list(names), stop={n for n, v in self.views.items()
+                                                if not v.pending})
         for name, view in list(self.views.items()):
             if name in todo and view.pending:
                 self._define(view.stmt)
