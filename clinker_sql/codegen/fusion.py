@@ -49,7 +49,7 @@ from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_errors import ERR, KEEP
 from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER
-from clinker_sql.codegen.materialize import checkpoint
+from clinker_sql.codegen.materialize import checkpoint, filters
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.retraction import needs_retraction
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
@@ -195,7 +195,8 @@ def end_chain(ctx: Context, node: str, carry: str, ok_items,
     ctx.add(Statement("view", node, failed, render(
         "carry_filter.sql.j2", view=ident(failed), carry=ident(carry),
         select_list=select_list([(S.col(DLQ), DLQ)]), condition=sql(S.not_null(S.col(DLQ)))),
-        header=f"transform {node}: the rows of the fused chain {names} that failed"))
+        header=f"transform {node}: the rows of the fused chain {names} that failed",
+        meta=filters(carry, sql(S.not_null(S.col(DLQ))))))
     ctx.add(checkpoint(failed, node, f"the fused chain {names} is evaluated once for the "
                        "errors of all its nodes, and only the failing rows are written", failures=True))
     ok_view = ctx.view(node)

@@ -83,7 +83,7 @@ def chain_failures_with_groups(ctx: Context, node: str, chain_ok: str, eval_item
                                               f"is retracted, the groups of {node}"), failed,
                        _finalize_count(finalize, keys + [c for _, c in group_items]))]
     entry = S.fn("from_json", S.col(ENTRY), S.string(DLQ_TYPE))
-    statements[at] = replace(statements[at], sql=render(
+    statements[at] = replace(statements[at], meta={}, sql=render(  # counted by the spec's copy
         "carry_filter.sql.j2", view=ident(failed), carry=ident(spec),
         select_list=select_list([(entry, DLQ)]), condition=sql(S.not_null(S.col(FAIL)))),
         header=statements[at].header + f" (read from {spec})")

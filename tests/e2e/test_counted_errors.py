@@ -45,13 +45,15 @@ CLEAN = ("order_id,cust,dept,day,amount\nO1,C1,1,d1,10\nO2,C2,1,d2,5\nO3,C1,2,d1
          "O4,C3,2,d1,1\n")
 
 
-def _both(executor, tmp_path, text: str, files: dict[str, str]):
+def _both(executor, tmp_path, text: str, files: dict[str, str],
+          outputs: tuple[str, ...] = ("out.csv",)):
     for d in ("counted", "plain"):
         (tmp_path / d).mkdir(parents=True)
     counted = run(executor, tmp_path / "counted", text, files)
     plain = run(_NoCounting(executor), tmp_path / "plain", text, files)
-    assert sorted(tuple(r.values()) for r in counted.rows("out.csv")) == \
-        sorted(tuple(r.values()) for r in plain.rows("out.csv"))
+    for out in outputs:
+        assert sorted(tuple(r.values()) for r in counted.rows(out)) == \
+            sorted(tuple(r.values()) for r in plain.rows(out))
     assert sorted(dlq(counted)) == sorted(dlq(plain))
     return counted
 
@@ -137,3 +139,44 @@ def test_an_emptied_view_keeps_no_plan_below_it(executor):
     assert "Join" not in plan and "LocalRelation" in plan
     assert df.columns == ["id", "other"] and df.count() == 0
     assert executor.planned_empty("t.deep")
+
+
+ROUTED = pipeline(
+    source("o", "order_id, cust, region, amount", "cust"),
+    transform("validate", "o", "emit amt = amount.to_int()"),
+    """
+  - type: route
+    name: by_region
+    input: validate
+    config:
+      mode: exclusive
+      conditions:
+        intl: "region == \\"intl\\""
+      default: home
+""",
+    sink("intl", "by_region.intl"), sink("home", "by_region.home"), name="routed")
+BRANCHES = ("intl.csv", "home.csv")
+ROUTED_ROWS = "order_id,cust,region,amount\nO1,C1,intl,10\nO2,C2,home,5\nO3,C3,home,7\n"
+
+
+def test_a_chain_copied_for_a_route_counts_its_failing_rows(executor, tmp_path):
+    """The chain's carry is copied (the route's branches and the errors read it): the copy
+    counts the chain's failing rows, which then get no copy of their own."""
+    assert "validate.carry" in _checkpoints(tmp_path, ROUTED)
+    (tmp_path / "clean").mkdir()
+    r = _both(executor, tmp_path / "clean", ROUTED, {"o.csv": ROUTED_ROWS}, BRANCHES)
+    assert r.column("intl.csv", "order_id") == ["O1"]
+    assert r.column("home.csv", "order_id") == ["O2", "O3"]
+    assert dlq(r) == []
+    assert _timing(r, "validate.failed", "checkpoint").get("side") == 0
+
+
+def test_failing_rows_counted_by_the_copy_are_read_through_it(executor, tmp_path):
+    files = {"o.csv": ROUTED_ROWS + "O4,C1,home,x1\nO5,C4,intl,2\n"}
+    r = _both(executor, tmp_path, ROUTED, files, BRANCHES)
+    # O4 fails; O1 shares its correlation group (C1), so it is held back too
+    assert r.column("intl.csv", "order_id") == ["O5"]
+    assert r.column("home.csv", "order_id") == ["O2", "O3"]
+    assert dlq(r) == [("o", "1", "correlated", "false", "correlation_commit"),
+                      ("o", "4", "type_coercion_failure", "true", "transform:validate")]
+    assert _timing(r, "validate.failed", "checkpoint").get("side") == 1
