@@ -108,3 +108,24 @@ def test_a_source_with_no_rows(executor, tmp_path):
     r = run(executor, tmp_path, pipeline(*CHAIN, sink("out", "label")), {"src.csv": "id,q,x\n"})
     assert (tmp_path / "out" / "out.csv").read_text(encoding="utf-8") == "id,q,x,n,tag\n"
     assert dlq(r) == [] and r.result.counts["total"] == 0
+
+
+def _triggers(r) -> dict:
+    return next(t for t in r.result.timings if t["name"] == "$pipeline.triggers"
+                and t["kind"] == "checkpoint")
+
+
+def test_a_few_side_lines_are_read_as_they_are(executor, tmp_path, monkeypatch):
+    """The triggers read only the side lines: they get no copy of their own, unless the
+    side holds more lines than SMALL_SIDE_ROWS; the DLQ is the same either way."""
+    from clinker_sql.runtime import runner
+
+    r = run(executor, tmp_path, pipeline(*CHAIN, sink("out", "label")), {"src.csv": ROWS})
+    _same_dlq(_dlq_rows(r))
+    assert _triggers(r).get("small") is True
+    monkeypatch.setattr(runner, "SMALL_SIDE_ROWS", 2)
+    (tmp_path / "many").mkdir()
+    r = run(executor, tmp_path / "many", pipeline(*CHAIN, sink("out", "label")),
+            {"src.csv": ROWS})
+    _same_dlq(_dlq_rows(r))
+    assert "small" not in _triggers(r)
