@@ -209,7 +209,7 @@ def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
     entry = [(S.case([(overflow_trigger, S.boolean(True))], S.boolean(False)), n)
              if n == "_cxl_dlq_trigger" else (e, n) for e, n in entry]
     ctx.add(Statement("view", None, COLLATERAL, render(
-        "ck_collateral.sql.j2", view=ident(COLLATERAL), members=ident(MEMBERS),
+        "ck_collateral.sql.j2", view=ident(COLLATERAL), parts=parts,
         dirty=ident(DIRTY), overflow=ident(OVERFLOW), triggers=ident(triggers_view),
         dirty_match=_match(keys, "dirty", "members", True, _has_combine(ctx)),
         overflow_match=_match(keys, "overflow", "members", False),
