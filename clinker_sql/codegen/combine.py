@@ -31,6 +31,8 @@ Decisions where the spec is silent (documented in the report and README):
   of one driver reach the sink in Clinker's order.
 - Output rows carry `$source.name` = `$source.file` = '<merged>' and the driver's
   `$source.row` / `$source.order` (Clinker keeps the driver's row id on the output).
+  `$source.row` may hold a position until the DLQ (codegen/numbering.py): a build row's
+  entry then carries the driver row its detail names (`$ref.*`), numbered there too.
 - A build-side join key that can fail to evaluate is refused (CS001): Clinker
   aborts the whole combine on it, which a view cannot express.
 """
@@ -48,6 +50,7 @@ from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
 from clinker_sql.codegen.dlq_shape import ORDER, dlq_select
 from clinker_sql.codegen.materialize import checkpoint, counted_in
+from clinker_sql.codegen.numbering import REF_ORDER, REF_ROW
 from clinker_sql.codegen.plan import (
     CK_PREFIX,
     FAN,
@@ -772,13 +775,18 @@ def _error_views(ctx: Context, p: Plan, final: str) -> str:
         return view
     # The matched build row is dead-lettered too (Clinker's lineage entry): a collateral,
     # or a trigger of its own correlation group when errors are parked in groups.
+    refers = bool(ctx.numbered)
     entry = dlq_select(
         source_name=S.col(bld.col(SOURCE_NAME)), source_file=S.col(bld.col(SOURCE_FILE)),
         source_row=S.col(bld.col(SOURCE_ROW)), order=S.col(bld.col(SOURCE_ORDER)),
         field=S.cast(S.null(), "STRING"), value=S.cast(S.null(), "STRING"),
         category=S.string(CATEGORY), detail=part("detail"), stage=stage,
         trigger=p.correlated,
-        payload={c: to_cell(S.col(bld.col(c)), t) for c, t in bld.payload})
+        payload={c: to_cell(S.col(bld.col(c)), t) for c, t in bld.payload},
+        # its detail names the driver row: where that row is, when the DLQ numbers the
+        # rows from their positions (codegen/numbering.py)
+        extra={REF_ORDER: S.cast(S.col(drv.col(SOURCE_ORDER)), "BIGINT"),
+               REF_ROW: S.cast(S.col(drv.col(SOURCE_ROW)), "BIGINT")} if refers else None)
     build_view = ctx.view(node.name, "build_errors")
     ctx.add(Statement("view", node.name, build_view, render(
         "combine_build_errors.sql.j2", view=ident(build_view), input=ident(final),
@@ -787,7 +795,7 @@ def _error_views(ctx: Context, p: Plan, final: str) -> str:
         order=Sql(", ".join(ident(drv.col(c)) for c in (SOURCE_ORDER, SOURCE_ROW)))),
         header=f"combine {node.name}: the matched build rows of failing driver rows"))
     ctx.error_views.append(ErrorView(build_view, node.name, tuple(c for c, _ in bld.payload),
-                                     3, "CS002"))
+                                     3, "CS002", refers=refers))
     return view
 
 

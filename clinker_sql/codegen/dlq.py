@@ -14,7 +14,12 @@ from clinker_sql.codegen.correlation import COLLATERAL, OVERFLOW, compile_correl
 from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER, real_row
 from clinker_sql.codegen.fusion import chain_entries, row_wise
 from clinker_sql.codegen.materialize import checkpoint
-from clinker_sql.codegen.numbering import compile_numbering, numbered_select
+from clinker_sql.codegen.numbering import (
+    REF_ORDER,
+    REF_ROW,
+    compile_numbering,
+    numbered_select,
+)
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.records_copy import RECORDS_COPY
 from clinker_sql.codegen.retraction import TRIGGERS_SEEN
@@ -34,6 +39,8 @@ DLQ_VIEW = "$pipeline.dlq"
 EMPTY_REPORT = "empty_report"
 LIVE_VIEW = "$pipeline.triggers_live"
 EARLY_VIEW = "$pipeline.triggers_early"
+# the unions of error views (and what reads them whole): they carry `$ref.*` when any does
+_UNIONS = {TRIGGERS_VIEW, LIVE_VIEW, EARLY_VIEW, TRIGGERS_SEEN}
 LAYOUT = "$layout"
 
 
@@ -68,9 +75,19 @@ def _union(ctx: Context, view: str, sources: list[tuple[str, tuple[str, ...], in
         if source_view in ctx.fused_errors and layout is not None:
             failed, node = ctx.fused_errors[source_view]
             chains.setdefault(failed, []).append((node, layout))
+    # entries whose detail names another row carry it (`$ref.*`, codegen/numbering.py)
+    refs = bool(ctx.numbered) and any(ev.refers for ev in ctx.error_views)
+    carry = {ev.view for ev in ctx.error_views if ev.refers} | _UNIONS
+
+    def ref_items(source_view: str | None) -> list[tuple[exp.Expression, str]]:
+        if not refs:
+            return []
+        return [(S.col(c) if source_view in carry else S.cast(S.null(), "BIGINT"), c)
+                for c in (REF_ORDER, REF_ROW)]
+
     for failed, members in chains.items():
-        parts.append(Sql(f"{select_list(chain_entries(failed, members, payload))}\n"
-                         f"FROM {ident(failed)}"))
+        items = chain_entries(failed, members, payload) + ref_items(None)
+        parts.append(Sql(f"{select_list(items)}\nFROM {ident(failed)}"))
     for source_view, columns, layout in sources:
         if source_view in ctx.fused_errors and layout is not None:
             continue
@@ -78,18 +95,19 @@ def _union(ctx: Context, view: str, sources: list[tuple[str, tuple[str, ...], in
         items.append((S.col(LAYOUT) if layout is None else S.bigint(layout), LAYOUT))
         items += [(S.col(c) if c in columns else S.cast(S.null(), "STRING"), c)
                   for c in payload]
+        items += ref_items(source_view)
         parts.append(Sql(f"{select_list(items)}\nFROM {ident(source_view)}"))
     if not parts:
         typed = {"_cxl_dlq_source_row": "BIGINT", "_cxl_dlq_trigger": "BOOLEAN", ORDER: "BIGINT",
                  LAYOUT: "BIGINT"}
         empty = [(S.cast(S.null(), typed.get(c, "STRING")), c)
-                 for c in DLQ_COLUMNS + (ORDER, LAYOUT) + tuple(payload)]
+                 for c in DLQ_COLUMNS + (ORDER, LAYOUT) + tuple(payload)] + ref_items(None)
         parts.append(Sql(f"{select_list(empty)}\nWHERE FALSE"))
     numbered = None
     if view == DLQ_VIEW and ctx.numbered:  # positions become row numbers here
         union = render("dlq.sql.j2", view=None, parts=parts, numbered=None)
         numbered = numbered_select(list(DLQ_COLUMNS + (ORDER, LAYOUT)) + list(payload),
-                                   Sql(f"(\n{union}\n)"))
+                                   Sql(f"(\n{union}\n)"), refs)
     ctx.add(Statement("view", None, view, render("dlq.sql.j2", view=ident(view), parts=parts,
                                                  numbered=numbered),
                       header=header + (" (row numbers from their positions: "

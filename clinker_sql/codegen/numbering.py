@@ -16,11 +16,15 @@ file's offsets (`$pipeline.numbering`), which are computed after the writes and 
 the DLQ has entries; the run summary's row total is counted while the rows are written
 (`<source>.total`, runtime/runner.py).
 
+An entry whose detail names another row than its own (a combine's build row: the detail
+names the driver row it matched) carries that row's order and position in `$ref.order` /
+`$ref.row`, which the DLQ turns into its number the same way.
+
 Sources keep their numbers from the start (`lazy` is false) when something else prints
-or reads a row number: a CXL expression reading `$source.row`, a combine (its details
-name the driver's row on the build row's entries, its E319 message the driver row),
-`fail_fast` (its message names the first failing row before anything is written), or
-files Spark cuts into several splits (NDJSON, Parquet).
+or reads a row number: a CXL expression reading `$source.row`, a combine with
+`on_miss: error` (its E319 message names the driver row before anything is written),
+`fail_fast` (its message names the first failing row), or files Spark cuts into several
+splits (NDJSON, Parquet).
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ NUMBERING_VIEW = "$pipeline.numbering"
 LOW_BITS = 33  # monotonically_increasing_id(): the place in the split, under the split id
 SCALE = 2 ** LOW_BITS
 ROW = "_cxl_dlq_source_row"
+REF_ORDER, REF_ROW = "$ref.order", "$ref.row"  # the row a detail names, not the entry's own
 DETAIL = "_cxl_dlq_error_detail"
 ORDER = "$source.order"
 OBSERVED = "observed_rows"  # Statement.meta of `<source>.total`: the rows view to count
@@ -66,8 +71,8 @@ def lazy(pipeline: m.Pipeline, cfg: m.SourceConfig, whole_files: bool) -> bool:
     """Whether the source's `$source.row` holds positions until the DLQ (see above)."""
     if not whole_files or pipeline.error_handling.strategy != "continue":
         return False
-    if any(isinstance(n, m.CombineNode) for n in pipeline.nodes):
-        return False
+    if any(isinstance(n, m.CombineNode) and n.on_miss == "error" for n in pipeline.nodes):
+        return False  # its E319 message names the driver row before anything is written
     return not any(_READS_ROW.search(c.text) for c in _cxl_sources(pipeline))
 
 
@@ -165,33 +170,56 @@ def compile_numbering(numbered: dict[str, tuple[int, str, str, str]],
                             PER_FILE: sources})]
 
 
-def numbered_select(columns: list[str], entries: Sql) -> Sql:
+def _numbered(order: str, row: str, alias: str) -> tuple[exp.Expression, exp.Expression]:
+    """The join condition of an entry's (`e`) order and position columns with a file of
+    `$pipeline.numbering` (as `alias`), and the row number it gives."""
+    pos = S.col(row, "e")
+    number = exp.Add(this=exp.Sub(this=exp.Add(this=S.col("$before", alias),
+                                                expression=low_bits(pos.copy())),
+                                  expression=S.col("$first", alias)),
+                     expression=S.bigint(1))
+    on = S.and_(S.eq(S.col(order, "e"), S.col(ORDER, alias)),
+                S.eq(exp.IntDiv(this=pos.copy(), expression=S.bigint(SCALE)),
+                     S.col("$rank", alias)))
+    return on, number
+
+
+def _cxl_prefix(detail: exp.Expression, row: exp.Expression, number: exp.Expression
+                ) -> tuple[exp.Expression, exp.Expression]:
+    """(whether `detail` is a CXL failure's `row N: ...` naming `row`, the detail naming
+    `number` instead)."""
+    p, r = S.cast(row, "STRING"), S.cast(number, "STRING")
+    return (S.fn("startswith", detail.copy(),
+                 S.fn("concat", S.string("row "), p.copy(), S.string(": "))),
+            S.fn("concat", S.string("row "), r, S.fn(
+                "substr", detail.copy(),
+                exp.Add(this=S.bigint(5), expression=S.fn("length", p.copy())))))
+
+
+def numbered_select(columns: list[str], entries: Sql, refs: bool = False) -> Sql:
     """SELECT list and FROM over `entries` (a view, or a parenthesized query with an
     alias-free body) with each position in `_cxl_dlq_source_row`, and in the detail text
     that names it, turned into its row number. Entries of sources numbered up front, and
-    aggregate rows, match no file and keep theirs."""
-    pos = S.col(ROW, "e")
-    number = exp.Add(this=exp.Sub(this=exp.Add(this=S.col("$before", "n"),
-                                                expression=low_bits(pos.copy())),
-                                  expression=S.col("$first", "n")),
-                     expression=S.bigint(1))
-    on = S.and_(S.eq(S.col(ORDER, "e"), S.col(ORDER, "n")),
-                S.eq(exp.IntDiv(this=pos.copy(), expression=S.bigint(SCALE)),
-                     S.col("$rank", "n")))
-    inner = (f"SELECT /*+ BROADCAST(n) */ e.*, {sql(S.not_null(S.col(ORDER, 'n')))} AS `$found`, "
-             f"{sql(number)} AS `$number`\n  FROM {entries} AS e\n"
-             f"  LEFT JOIN {ident(NUMBERING_VIEW)} AS n\n  ON {sql(on)}")
+    aggregate rows, match no file and keep theirs. `refs`: the entries have `$ref.order`
+    and `$ref.row`, the row their detail names when it is not their own (else NULL)."""
+    on, number = _numbered(ORDER, ROW, "n")
+    hint, joins = "BROADCAST(n)", ""
+    selected = f"{sql(S.not_null(S.col(ORDER, 'n')))} AS `$found`, {sql(number)} AS `$number`"
+    if refs:
+        ref_on, ref_number = _numbered(REF_ORDER, REF_ROW, "m")
+        hint = "BROADCAST(n), BROADCAST(m)"
+        joins = f"\n  LEFT JOIN {ident(NUMBERING_VIEW)} AS m\n  ON {sql(ref_on)}"
+        selected += (f", {sql(S.not_null(S.col(ORDER, 'm')))} AS `$ref_found`, "
+                     f"{sql(ref_number)} AS `$ref_number`")
+    inner = (f"SELECT /*+ {hint} */ e.*, {selected}\n  FROM {entries} AS e\n"
+             f"  LEFT JOIN {ident(NUMBERING_VIEW)} AS n\n  ON {sql(on)}{joins}")
     p, r = S.cast(S.col(ROW), "STRING"), S.cast(S.col("$number"), "STRING")
     detail = S.col(DETAIL)
     e126 = S.fn("instr", detail.copy(), S.fn("concat", S.string('" row='), p.copy(),
                                              S.string(" column=")))
     relabeled = S.case([
         # a CXL failure: `row N: ...`
-        (S.fn("startswith", detail.copy(),
-              S.fn("concat", S.string("row "), p.copy(), S.string(": "))),
-         S.fn("concat", S.string("row "), r.copy(), S.fn(
-             "substr", detail.copy(),
-             exp.Add(this=S.bigint(5), expression=S.fn("length", p.copy()))))),
+        _cxl_prefix(detail, S.col(ROW), S.col("$number")),
         # a source type error: `[E126] source="s" file="f" row=N column=...`
         (exp.GT(this=e126, expression=S.bigint(0)),
          S.fn("overlay", detail.copy(), r.copy(),
@@ -203,7 +231,11 @@ def numbered_select(columns: list[str], entries: Sql) -> Sql:
         if c == ROW:
             items.append((S.case([(found.copy(), S.col("$number"))], S.col(ROW)), ROW))
         elif c == DETAIL:
-            items.append((S.case([(found.copy(), relabeled)], S.col(DETAIL)), DETAIL))
+            whens = [(found.copy(), relabeled)]
+            if refs:  # a detail naming another row: that row's number
+                names, named = _cxl_prefix(detail, S.col(REF_ROW), S.col("$ref_number"))
+                whens.insert(0, (S.and_(S.col("$ref_found"), names), named))
+            items.append((S.case(whens, S.col(DETAIL)), DETAIL))
         else:
             items.append((S.col(c), c))
     return Sql(f"{select_list(items)}\nFROM (\n  {inner}\n) AS numbered")

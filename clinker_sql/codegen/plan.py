@@ -84,6 +84,9 @@ class ErrorView:
     payload: tuple[str, ...]  # user columns of the failing record, in its order
     exit_code: int  # under fail_fast: 4 for source type errors, 3 for evaluation errors
     code: str  # diagnostic code under fail_fast
+    # its detail names another row than its own: that row's order and position are in
+    # its hidden `$ref.order` / `$ref.row` (codegen/numbering.py, a combine's build rows)
+    refers: bool = False
 
 
 @dataclass(frozen=True)
