@@ -118,6 +118,20 @@ def transform(name: str, input_: str, cxl: str, extra: str = "") -> str:
     return step("transform", name, input_, cxl, extra)
 
 
+def route(name: str, input_: str, branch: str, condition: str, default: str) -> str:
+    """An exclusive route with one condition (`branch`) and a default branch."""
+    return f"""
+  - type: route
+    name: {name}
+    input: {input_}
+    config:
+      mode: exclusive
+      conditions:
+        {branch}: '{condition}'
+      default: {default}
+"""
+
+
 def sink(name: str, input_: str, extra: str = "") -> str:
     """A CSV sink writing {dir}/out/<name>.csv."""
     return f"""

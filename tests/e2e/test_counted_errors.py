@@ -14,7 +14,7 @@ import pytest
 from clinker_sql.codegen.records_copy import _selects_row_wise
 from clinker_sql.project import Project
 
-from .pipelines import dlq, pipeline, run, sink, source, step, transform, write_case
+from .pipelines import dlq, pipeline, route, run, sink, source, step, transform, write_case
 
 
 class _NoCounting:
@@ -144,16 +144,7 @@ def test_an_emptied_view_keeps_no_plan_below_it(executor):
 ROUTED = pipeline(
     source("o", "order_id, cust, region, amount", "cust"),
     transform("validate", "o", "emit amt = amount.to_int()"),
-    """
-  - type: route
-    name: by_region
-    input: validate
-    config:
-      mode: exclusive
-      conditions:
-        intl: "region == \\"intl\\""
-      default: home
-""",
+    route("by_region", "validate", "intl", 'region == "intl"', "home"),
     sink("intl", "by_region.intl"), sink("home", "by_region.home"), name="routed")
 BRANCHES = ("intl.csv", "home.csv")
 ROUTED_ROWS = "order_id,cust,region,amount\nO1,C1,intl,10\nO2,C2,home,5\nO3,C3,home,7\n"

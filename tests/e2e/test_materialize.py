@@ -9,18 +9,9 @@ from __future__ import annotations
 from clinker_sql.codegen.materialize import MAX_PARSES
 from clinker_sql.project import Project
 
-from .pipelines import dlq, pipeline, run, sink, source, transform, write_case
+from .pipelines import dlq, pipeline, route, run, sink, source, transform, write_case
 
-ROUTE = """
-  - type: route
-    name: by_region
-    input: validate
-    config:
-      mode: exclusive
-      conditions:
-        abroad: 'region == "intl"'
-      default: home
-"""
+ROUTE = route("by_region", "validate", "abroad", 'region == "intl"', "home")
 
 ROUTED = pipeline(source("src", "id, cust, region, amount", key="cust"),
                   transform("validate", "src", "emit amount_int = amount.to_int()"),
