@@ -61,7 +61,7 @@ def filters(view: str, condition: str) -> dict:
     checkpoint of its own (a fused chain's failing rows, codegen/fusion.py). A copy of
     `view` counts them as it is written (`COUNTS`, a local run); the runner then makes no
     copy of them: they are read through the copy of `view`, or defined as empty when it
-    counted none (ck_dlq, 1M rows: a 0.36-0.44 s copy of the failing rows saved)."""
+    counted none (ck_dlq, 1M rows: a copy of the failing rows, 0.13-0.18 s, saved)."""
     return {FILTERS: {"view": view, "count": f"count_if({condition})"}}
 
 
