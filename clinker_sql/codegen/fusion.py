@@ -192,11 +192,12 @@ def end_chain(ctx: Context, node: str, carry: str, ok_items,
     the chain read from one materialized copy of the failing rows."""
     names = " -> ".join(c.node for c in carried)
     failed = ctx.view(node, "failed")
+    failing = sql(S.not_null(S.col(DLQ)))  # its rows, and what a copy of the carry counts
     ctx.add(Statement("view", node, failed, render(
         "carry_filter.sql.j2", view=ident(failed), carry=ident(carry),
-        select_list=select_list([(S.col(DLQ), DLQ)]), condition=sql(S.not_null(S.col(DLQ)))),
+        select_list=select_list([(S.col(DLQ), DLQ)]), condition=failing),
         header=f"transform {node}: the rows of the fused chain {names} that failed",
-        meta=filters(carry, sql(S.not_null(S.col(DLQ))))))
+        meta=filters(carry, failing)))
     ctx.add(checkpoint(failed, node, f"the fused chain {names} is evaluated once for the "
                        "errors of all its nodes, and only the failing rows are written", failures=True))
     ok_view = ctx.view(node)
