@@ -35,7 +35,9 @@ def statement_text(stmt: Statement, lineage: list[str] | None = None) -> str:
     few = stmt.meta.get(FEW_FILES)
     if few:  # codegen/source.py
         return (f"{header}{stmt.sql};\n-- when the listing finds at most {MAPPED_FILES_MAX} "
-                f"files, the runner defines it instead as\n{_commented(few['sql'])}")
+                "files, the runner defines it instead as below, with the listed files in a "
+                "literal MAP\n-- (each one's $path and $rank) in place of the subquery: no "
+                f"job builds the map\n{_commented(few['sql'])}")
     return f"{header}{stmt.sql};\n"
 
 

@@ -56,8 +56,8 @@ CK_SKETCH = "ck_sketch"  # Statement.meta of `<source>.total`: its correlation k
 FILES = "files"  # Statement.meta of `<source>.total`: the source's files view
 PER_FILE = "per_file"  # Statement.meta of the numbering checkpoint: its sources' views
 FEW_FILES = "few_files"  # Statement.meta of `<source>.rows`: its form for a few listed files
-# up to this many listed files, a row finds its file's rank in a map (a scalar subquery)
-# instead of a hash join; a map lookup compares the keys in turn (~5 ns each)
+# up to this many listed files, a row finds its file's rank in a map (a literal of the
+# listed files) instead of a hash join; a map lookup compares the keys in turn (~5 ns each)
 MAPPED_FILES_MAX = 16
 COUNTED_FILES_MAX = 8  # a source of more files gets its offsets from a pass of their own
 # (each file costs two conditional aggregates a row: ~8 ms per 1M rows and file)

@@ -54,9 +54,7 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         f"{sql(_raw_text(S.col(p), c, cfg.format))} AS {ident(c.name)}"
         for p, c in zip(physical, cfg.schema)))
     scan_columns = Sql(", ".join(f"scan.{ident(c.name)}" for c in cfg.schema))
-    file_expr = (S.string(cfg.paths[0]) if cfg.path_kind == "path" else
-                 S.fn("regexp_replace", S.col("$file"), S.string("^file:(//)?"),
-                      S.string("")))
+    file_expr = _file_path(_fixed_path(cfg), S.col("$file"))
     ctx.add(Statement("view", node.name, split, render(
         "source_split.sql.j2", view=ident(split), raw=ident(raw), columns=columns),
         header=f"source {node.name}: the rows as text, with the split they were read from"))
@@ -149,18 +147,46 @@ def _positions(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expr
         "source_file_offsets.sql.j2", view=ident(offsets), split=ident(split),
         low=sql(numbering.low_bits(S.col("$mid")))),
         header=f"source {node.name}: where each file starts in the row numbering"))
-    common = dict(view=ident(rows), split=ident(split), files=ident(files),
-                  scan_columns=scan_columns, source_name=sql(S.string(node.name)),
-                  source_order=sql(S.bigint(order)))
+    common = dict(view=ident(rows), split=ident(split), scan_columns=scan_columns,
+                  source_name=sql(S.string(node.name)), source_order=sql(S.bigint(order)))
     position = numbering.position(S.col("$rank", "files"), S.col("$mid", "scan"))
     at_rank = exp.Dot(this=S.col("$at", "scan"), expression=S.ident("$rank"))
-    mapped = render("source_rows_mapped.sql.j2", **common,
-                    position=sql(numbering.position(at_rank, S.col("$mid", "scan"))))
+    few = {**common, "position": sql(numbering.position(at_rank, S.col("$mid", "scan")))}
+    # shown in the compiled file: the map built by a subquery over the files view
+    lookup = Sql(f"(SELECT MAP_FROM_ENTRIES(COLLECT_LIST(STRUCT(`$file` AS `key`, "
+                 f"STRUCT(`$path`, `$rank`) AS `value`))) FROM {ident(files)})")
     ctx.add(Statement("view", node.name, rows, render(
-        "source_rows_positions.sql.j2", **common, position=sql(position)),
+        "source_rows_positions.sql.j2", **common, files=ident(files), position=sql(position)),
         header=f"source {node.name}: stamp $source.row with row positions",
-        meta={numbering.FEW_FILES: {"files": files, "sql": mapped}}))
+        meta={numbering.FEW_FILES: {
+            "files": files, "sql": render("source_rows_mapped.sql.j2", **few, lookup=lookup),
+            "render": few, "fixed_path": _fixed_path(node.config)}}))
     ctx.numbered[node.name] = (order, files, offsets, rows)
+
+
+def listed_rows(few: dict, files: list[str]) -> str:
+    """The rows view of a source of a few files (`numbering.FEW_FILES` meta) once the
+    runner has listed `files` (in name order, as `input_file_name()` gives them): each
+    file, its `$source.file` and its rank in a literal MAP, which no job has to build."""
+    entries: list[exp.Expression] = []
+    for rank, name in enumerate(files):
+        entries += [S.string(name), S.fn(
+            "named_struct", S.string("$path"), _file_path(few["fixed_path"], S.string(name)),
+            S.string("$rank"), S.bigint(rank))]
+    return render("source_rows_mapped.sql.j2", **few["render"], lookup=sql(S.fn("map", *entries)))
+
+
+def _fixed_path(cfg: m.SourceConfig) -> str | None:
+    """The one file a `path:` source reads, as `$source.file` names it; None for a glob."""
+    return cfg.paths[0] if cfg.path_kind == "path" else None
+
+
+def _file_path(fixed: str | None, file: exp.Expression) -> exp.Expression:
+    """`$source.file` of a row read from `file` (an `input_file_name()` value): the
+    configured path of a `path:` source, else the file's URI without its `file:` scheme."""
+    if fixed is not None:
+        return S.string(fixed)
+    return S.fn("regexp_replace", file, S.string("^file:(//)?"), S.string(""))
 
 
 def _whole_files(cfg: m.SourceConfig) -> bool:

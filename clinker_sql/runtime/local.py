@@ -166,16 +166,16 @@ class LocalSparkExecutor(Executor):
         except Exception:  # noqa: BLE001 - only a shortcut: the copy is made as before
             return False
 
-    def list_files(self, scan: str, view: str) -> int:
+    def list_files(self, scan: str, view: str) -> list[str]:
         """Define `view` (one column, `$file`) as the files the scan `scan` reads, as
         `input_file_name()` names them: Spark's file index lists them, no job runs.
-        Returns how many there are."""
+        Returns them, in name order."""
         try:
             files = sorted(set(self.spark.table(ident(scan)).inputFiles()))
             self.spark.sql(S.values_view(view, [("$file", "string")], [(f,) for f in files]))
         except Exception as exc:  # noqa: BLE001
             raise _translate(exc) from None
-        return len(files)
+        return files
 
     def keep_in_driver(self, view: str) -> None:
         """Redefine `view` over its rows collected into the driver (a local relation):

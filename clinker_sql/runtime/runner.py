@@ -356,7 +356,8 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
     lister = getattr(executor, "list_files", None)
     if meta.get(LISTING) and lister is not None:  # a source's files, listed: no job
         need([meta[LISTING]["scan"]])
-        view.files = lister(meta[LISTING]["scan"], meta[LISTING]["view"])
+        view.listed = lister(meta[LISTING]["scan"], meta[LISTING]["view"])
+        view.files = len(view.listed)
         executor.execute(meta[LISTING]["sql"])
         view.pending = False
         _checkpoint_timing(timings, view, start, listed=True)
@@ -460,6 +461,7 @@ class _View:
     failures: bool = False  # a copy of failures: an empty one is planned as empty
     checkpoint: Statement | None = None  # the statement that materialized it
     files: int | None = None  # a source's files view, listed: how many files
+    listed: list[str] | None = None  # and their names, in name order
     counted: dict[str, int] | None = None  # views whose rows its copy counted (one_pass.py)
     pending: bool = False  # not defined in the session yet (`_Views.need`)
     empty_pending: bool = False  # pending, and known to have no row: defined as empty
@@ -688,13 +690,16 @@ class _Views:
         return seen
 
     def few_files(self, stmt: Statement) -> Statement:
-        """A source's rows view in its form for a few files (a map lookup instead of a
-        join, codegen/source.py) when its files were listed and are few enough."""
+        """A source's rows view in its form for a few files (a lookup in a literal map of
+        the listed files instead of a join, codegen/source.py) when its files were listed
+        and are few enough."""
+        from clinker_sql.codegen.source import listed_rows
+
         few = stmt.meta.get(numbering.FEW_FILES)
         files = self.views.get(few["files"]) if few else None
-        if files is None or files.files is None or files.files > numbering.MAPPED_FILES_MAX:
+        if files is None or files.listed is None or files.files > numbering.MAPPED_FILES_MAX:
             return stmt
-        return replace(stmt, sql=few["sql"])
+        return replace(stmt, sql=listed_rows(few, files.listed))
 
     def pend(self, stmt: Statement) -> None:
         """A view's definition, run when a statement needs it (`need`); one that is
