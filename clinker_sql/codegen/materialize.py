@@ -46,6 +46,9 @@ EMPTY_UNLESS = "empty_unless"  # Statement.meta: views without which it has no r
 COUNTS = "counts"  # Statement.meta of a checkpoint: {view: SQL count of its rows in the copy}
 COUNTED_IN = "counted_in"  # Statement.meta of an error view: {view, count} (see counted_in)
 FILTERS = "filters"  # Statement.meta of a checkpointed filter of a view: {view, count}
+# Statement.meta of a checkpoint made only so that Spark sizes a join's build side: no
+# copy when Spark already estimates the view under its broadcast threshold
+BROADCAST = "broadcast"
 
 
 def counted_in(view: str, condition: str) -> dict:
@@ -325,7 +328,7 @@ def _checkpoint(view: str, node: str | None, before: Statement | None,
 
 
 def checkpoint(view: str, node: str | None, why: str | None, failures: bool = False,
-               empty_unless: tuple[str, ...] = ()) -> Statement:
+               empty_unless: tuple[str, ...] = (), broadcast: bool = False) -> Statement:
     """A statement that makes the runner write `view` as Parquet in its scratch folder and
     redefine the view over that copy; `why` goes into the header (a choice made for speed).
 
@@ -336,12 +339,22 @@ def checkpoint(view: str, node: str | None, why: str | None, failures: bool = Fa
     `empty_unless`: views the copy has no row without (the DLQ's collaterals exist only
     for dirty or overflowing groups). When the runner found each of them empty, it defines
     the view as empty instead of running the copy: Spark's optimizer does not always see it
-    (a filter that became `... AND false` after the empty joins were removed still scans)."""
+    (a filter that became `... AND false` after the empty joins were removed still scans).
+
+    `broadcast`: the copy is made for its size, which Spark reads to plan a join with it
+    (a join's build side). When Spark's optimizer already estimates the view under its
+    broadcast threshold, the runner makes no copy: the join broadcasts it from its sources."""
     meta: dict = {FAILURES: True} if failures else {}
     if empty_unless:
         meta[EMPTY_UNLESS] = list(empty_unless)
+    if broadcast:
+        meta[BROADCAST] = True
     text = f"-- the runner materializes {view} as Parquet in its scratch folder and " \
            "redefines the view over it, so that the statements below plan it once"
+    if broadcast:
+        text += ("\n-- unless Spark's optimizer estimates it under the broadcast-join "
+                 "threshold (spark.sql.autoBroadcastJoinThreshold):\n-- then no copy is "
+                 "made, and the join broadcasts it from its sources")
     if empty_unless:
         text += f"\n-- it has no row when {', '.join(empty_unless)} have none: then the " \
                 "runner defines it as empty and makes no copy"

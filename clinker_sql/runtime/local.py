@@ -166,6 +166,17 @@ class LocalSparkExecutor(Executor):
         except Exception:  # noqa: BLE001 - only a shortcut: the copy is made as before
             return False
 
+    def broadcastable(self, view: str) -> bool:
+        """Whether Spark's optimizer estimates `view` under its broadcast-join threshold
+        (no job runs): a join planned with it as its build side then broadcasts it."""
+        try:
+            state = self.spark._jsparkSession.sessionState()
+            limit = int(state.conf().autoBroadcastJoinThreshold())
+            plan = self.spark.table(ident(view))._jdf.queryExecution().optimizedPlan()
+            return 0 <= int(str(plan.stats().sizeInBytes())) <= limit
+        except Exception:  # noqa: BLE001 - only a shortcut: the copy is made as before
+            return False
+
     def list_files(self, scan: str, view: str) -> list[str]:
         """Define `view` (one column, `$file`) as the files the scan `scan` reads, as
         `input_file_name()` names them: Spark's file index lists them, no job runs.

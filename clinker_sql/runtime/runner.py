@@ -22,7 +22,13 @@ from clinker_sql.codegen.compiler import EMPTY_PROPAGATION_KEY, EMPTY_PROPAGATIO
 from clinker_sql.codegen.correlation import BOUND
 from clinker_sql.codegen.dlq import EMPTY_REPORT, TRIGGERS_VIEW
 from clinker_sql.codegen.empty_dlq import AFTER_WRITES
-from clinker_sql.codegen.materialize import COUNTED_IN, COUNTS, EMPTY_UNLESS, FAILURES
+from clinker_sql.codegen.materialize import (
+    BROADCAST,
+    COUNTED_IN,
+    COUNTS,
+    EMPTY_UNLESS,
+    FAILURES,
+)
 from clinker_sql.codegen.numbering import LISTING, LOCAL, OBSERVED, SKIP_UNLESS, counted_total
 from clinker_sql.codegen.one_pass import ALSO_READS, CLEAN_GROUPS
 from clinker_sql.codegen.plan import Compiled, Statement
@@ -416,7 +422,7 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
 
 def _checkpoint_timing(timings: list, view: _View, start: float, **how: Any) -> None:
     """A checkpoint's entry in the run's timings; `how`: how it was made (listed, counted,
-    local, empty, side) when not by a copy."""
+    local, empty, side, broadcast) when not by a copy."""
     timings.append({"node": view.stmt.node, "name": view.stmt.name, "kind": "checkpoint",
                     "seconds": round(time.perf_counter() - start, 4), **how})
 
@@ -774,6 +780,8 @@ class _Views:
             view.pending = False
             self._clean_groups(view, clean)
             return
+        if self._broadcast(view):
+            return
         bound = view.checkpoint.meta.get(BOUND) if view.checkpoint is not None else None
         if bound and self.sketches:
             self.need([name])  # its columns, when defined as empty
@@ -788,6 +796,20 @@ class _Views:
             for counted, rows in (view.counted or {}).items():  # defined over this copy
                 if counted not in self.error_views:
                     self.sides[counted] = (None, rows)
+
+    def _broadcast(self, view: _View) -> bool:
+        """A copy made for its size (materialize.BROADCAST) that Spark's optimizer already
+        estimates under its broadcast threshold: not made, the join broadcasts the view
+        from its sources."""
+        small = getattr(self.executor, "broadcastable", None)
+        if view.checkpoint is None or not view.checkpoint.meta.get(BROADCAST) or small is None:
+            return False
+        start = time.perf_counter()
+        self.need([view.stmt.name])
+        if not small(view.stmt.name):
+            return False
+        _checkpoint_timing(self.timings, view, start, broadcast=True)
+        return True
 
     def _counted_empty(self, stmt: Statement) -> None:
         """An error view whose rows the copy it reads counted as it was written

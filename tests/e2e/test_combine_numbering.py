@@ -79,3 +79,32 @@ def test_on_miss_error_keeps_the_numbers_from_the_start(tmp_path):
     path.write_text(_pipeline(tmp_path, on_miss="error"), encoding="utf-8")
     compiled = Project(path, tmp_path / "target").compile()
     assert any(s.kind == "checkpoint" and s.name == "drv.offsets" for s in compiled.statements)
+
+
+def _build_step(result) -> dict:
+    return next(t for t in result.timings
+                if t["name"] == "enriched.build" and t["kind"] == "checkpoint")
+
+
+def test_a_small_build_input_is_broadcast_from_its_source(tmp_path, executor):
+    """A build input that Spark's optimizer estimates under its broadcast threshold gets
+    no copy (materialize.BROADCAST); with broadcasts turned off, the copy is made. The
+    outputs and the DLQ are the same either way."""
+    got = {}
+    conf = executor.spark.conf
+    for limit in ("10485760", "-1"):
+        case = tmp_path / f"limit{limit}"
+        case.mkdir()
+        conf.set("spark.sql.autoBroadcastJoinThreshold", limit)
+        try:
+            _, result = _run(case, executor)
+        finally:
+            conf.unset("spark.sql.autoBroadcastJoinThreshold")
+        step = _build_step(result)
+        assert step.get("broadcast") is (True if limit != "-1" else None)
+        dlq = sorted((r["_cxl_dlq_source_name"], r["_cxl_dlq_source_row"],
+                      r["_cxl_dlq_error_detail"]) for r in rows(case / "out" / "dlq.csv"))
+        got[limit] = (table(case / "out" / "out.csv", "id", "name", "n"), dlq, result.counts)
+    assert got["10485760"] == got["-1"]
+    assert got["-1"][0] == [("1", "Ann", "10"), ("4", "Cy", "7")]
+    assert got["-1"][2] == {"total": 7, "ok": 2, "written": 2, "dlq": 4}
