@@ -157,7 +157,7 @@ def compile_combine(ctx: Context, node: m.CombineNode,
     # is too large to broadcast it (combine, 1M order lines x 125k customers, when the rows
     # were numbered through a join: the write 4.5 -> 2.3 s, the copy 0.8 s); a build input
     # Spark already estimates small is broadcast from its sources, with no copy (clean
-    # combine benchmark, interleaved runs: 5.48 -> 4.76 s)
+    # combine benchmark, interleaved runs: 5.76 -> 5.23 s)
     ctx.add(checkpoint(build_view, node.name, "Spark plans the join from the copy's size: "
                        "a small build input is broadcast instead of shuffling the driver",
                        broadcast=True))
