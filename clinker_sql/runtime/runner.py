@@ -333,8 +333,8 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
                 need: Callable[[list[str]], None] = lambda names: None) -> bool:
     """Materialize a view that many later statements read, so that Spark plans it once.
 
-    A source's files (`numbering.LISTING`) are listed instead (their number kept in
-    `view.files`), and a view of a few rows (`numbering.LOCAL`) kept in the driver, when
+    A source's files (`numbering.LISTING`) are listed instead (their names kept in
+    `view.listed`), and a view of a few rows (`numbering.LOCAL`) kept in the driver, when
     the executor can; `inline`, when given, gives its columns and rows if they are known;
     a copy that only views known to be empty would need (`numbering.SKIP_UNLESS`) is not
     made (returns False).
@@ -363,7 +363,6 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
     if meta.get(LISTING) and lister is not None:  # a source's files, listed: no job
         need([meta[LISTING]["scan"]])
         view.listed = lister(meta[LISTING]["scan"], meta[LISTING]["view"])
-        view.files = len(view.listed)
         executor.execute(meta[LISTING]["sql"])
         view.pending = False
         _checkpoint_timing(timings, view, start, listed=True)
@@ -466,8 +465,7 @@ class _View:
     replaced: bool = False  # redefined by the runner (a retraction snapshot): never replayed
     failures: bool = False  # a copy of failures: an empty one is planned as empty
     checkpoint: Statement | None = None  # the statement that materialized it
-    files: int | None = None  # a source's files view, listed: how many files
-    listed: list[str] | None = None  # and their names, in name order
+    listed: list[str] | None = None  # a source's files view, listed: the names in order
     counted: dict[str, int] | None = None  # views whose rows its copy counted (one_pass.py)
     pending: bool = False  # not defined in the session yet (`_Views.need`)
     empty_pending: bool = False  # pending, and known to have no row: defined as empty
@@ -598,7 +596,7 @@ class _Views:
     def _listed(self, rows: str) -> int | None:
         """How many files the source of the rows view `rows` has, when they were listed."""
         files = self.views.get(self.files.get(rows) or "")
-        return files.files if files is not None else None
+        return len(files.listed) if files is not None and files.listed is not None else None
 
     def counted_numbering(self, sources: list[dict], wait: float) -> tuple | None:
         """`$pipeline.numbering`'s columns and rows from each file's rows counted while
@@ -703,7 +701,8 @@ class _Views:
 
         few = stmt.meta.get(numbering.FEW_FILES)
         files = self.views.get(few["files"]) if few else None
-        if files is None or files.listed is None or files.files > numbering.MAPPED_FILES_MAX:
+        if files is None or files.listed is None or \
+                len(files.listed) > numbering.MAPPED_FILES_MAX:
             return stmt
         return replace(stmt, sql=listed_rows(few, files.listed))
 
