@@ -146,7 +146,10 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
         ctx.add(Statement("fixpoint", None, "retraction", "-- in every pass the runner "
                           "materializes $pipeline.triggers, then repeats the pass until "
                           "$pipeline.retract_candidates adds nothing to $pipeline.retracted",
-                          header="retraction fixpoint", reads=(TRIGGERS_VIEW,)))
+                          header="retraction fixpoint", reads=(TRIGGERS_VIEW,),
+                          meta=R.first_pass_meta(
+                              [x[0] for x in live if x[0] in dependent],
+                              [x[1] for x in live if x[0] not in dependent], aggregates)))
     else:
         _union(ctx, TRIGGERS_VIEW, live, payload, "DLQ triggers: every node's error view")
         ctx.add(checkpoint(TRIGGERS_VIEW, None, None, failures=True))

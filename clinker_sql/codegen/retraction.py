@@ -127,6 +127,22 @@ def compile_candidates(ctx: Context, triggers: str, aggregates: list) -> None:
         header="retraction: what the next pass retracts"))
 
 
+def first_pass_meta(late: list[str], early_payloads: list[tuple[str, ...]],
+                    aggregates: list) -> dict:
+    """What lets the runner end the fixpoint without its query after the first pass:
+    `late`, the error views computed again in every pass. When the first pass found none
+    of their rows, its triggers are the early ones, whose cells and rows are exactly what
+    the seed retracted (`compile_seed`), and the candidates add nothing new. That holds
+    only if no early trigger names the group of a relaxed aggregate (its contributors
+    would be retracted too): checked here on the early views' columns, not assumed."""
+    from clinker_sql.codegen.aggregate import aggregate_ck
+
+    groups = {aggregate_ck(plan.node) for plan in aggregates if plan.relaxed}
+    if any(groups.intersection(columns) for columns in early_payloads):
+        return {}
+    return {"late": tuple(late)}
+
+
 def _trigger_cells(keys: list[str], triggers: str) -> tuple[exp.Select, exp.Select]:
     """What a trigger retracts: its correlation cell, or its own row when its key is
     empty. Declared-type rejections at ingest (stage `source`) retract nothing."""

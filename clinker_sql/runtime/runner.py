@@ -938,9 +938,13 @@ def _iterate(views: _Views, fixpoint: Statement) -> int:
     k = 0
     start = time.perf_counter()
     reads = [R.CANDIDATES, R.RETRACTED, TRIGGERS_VIEW]
+    late = fixpoint.meta.get("late")
     while True:
-        # the candidates are what is retracted plus what the triggers retract: none, none new
-        known = TRIGGERS_VIEW in views.empty
+        # the candidates are what is retracted plus what the triggers retract: none, none
+        # new; or, after the first pass, only the early triggers that seeded what is
+        # retracted, when that pass counted no row of the other error views
+        known = TRIGGERS_VIEW in views.empty or (
+            k == 0 and late is not None and views.empty.issuperset(late))
         if known:
             new = None
         else:

@@ -80,6 +80,19 @@ def test_a_failing_window_row_is_counted_and_goes_to_the_dlq(executor, tmp_path)
     assert _timing(r, "retraction pass 0", "fixpoint").get("known") is None
 
 
+def test_a_pass_with_only_early_triggers_ends_without_its_query(executor, tmp_path):
+    """A line that fails before the aggregate retracts its customer from the first pass;
+    the pass counts no failing window or aggregate row, so nothing is new: the runner ends
+    the fixpoint without asking Spark. The plain run, which cannot count, asks."""
+    files = {"o.csv": CLEAN + "O5,C1,1,d1,bad\n"}
+    r = _both(executor, tmp_path, WINDOWED, files)
+    assert sorted((x["dept"], x["day"], x["total"], x["run"]) for x in r.rows("out.csv")) == [
+        ("1", "d2", "5", "5"), ("2", "d1", "1", "1")]
+    assert [(e[2], e[3], e[4]) for e in dlq(r)] == [
+        ("type_coercion_failure", "true", "transform:check")]
+    assert _timing(r, "retraction pass 0", "fixpoint").get("known") is True
+
+
 def test_a_retracted_line_and_an_overflowing_group_match_the_plain_run(executor, tmp_path):
     files = {"o.csv": CLEAN + "O5,C1,1,d1,bad\nO6,C5,3,d1,9223372036854775807\n"
                               "O7,C6,3,d1,1\n"}
