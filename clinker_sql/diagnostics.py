@@ -77,6 +77,8 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("E314", "merge inputs have different columns"),
     CodeInfo("E319", "combine with on_miss: error found a driver row without a match"),
     CodeInfo("E322", "two outputs write the same file"),
+    CodeInfo("E327", "combine range comparison whose operands are not an orderable pair",
+             hint="compare matching int, float, or decimal operands on both sides"),
     CodeInfo("E364", "sink mapping: is not an ordered list of `col` or `out: col` entries"),
     CodeInfo("E365", "sink mapping: names a column the pipeline does not carry there"),
     CodeInfo("E376", "terminal node spelled 'type: output'"),

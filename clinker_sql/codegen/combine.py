@@ -289,7 +289,12 @@ def _decompose(ctx: Context, node: m.CombineNode, driver: Side, build: Side,
 
     w = Where([], [], None, (), False)
     residual: list[a.Expr] = []
-    for c in _conjuncts(expr):
+    # `(...) ?? false` (nullable keys): the comparisons inside still choose the join, and
+    # the whole expression stays the residual, so a null operand is a non-match (Clinker's
+    # `false_coalesced_predicate`)
+    guarded = isinstance(expr, a.Binary) and expr.op == "??" and \
+        isinstance(expr.right, a.Literal) and expr.right.value is False
+    for c in _conjuncts(expr.left if guarded else expr):
         sides = None
         if isinstance(c, a.Binary) and c.op in ("==", "<", ">", "<=", ">="):
             lq, rq = refs(c.left), refs(c.right)
@@ -300,6 +305,8 @@ def _decompose(ctx: Context, node: m.CombineNode, driver: Side, build: Side,
             residual.append(c)
             continue
         dv, bv = join.lower(sides[0]), build_only.lower(sides[1])
+        if c.op != "==":
+            _check_range_axis(node, c, sides, join)
         if bv.faults:
             raise CxlError("CS001", "a build-side join key that can fail to evaluate is not "
                            "supported", sides[1].pos.line, sides[1].pos.col,
@@ -316,12 +323,59 @@ def _decompose(ctx: Context, node: m.CombineNode, driver: Side, build: Side,
                        f"comparison between '{driver.qualifier}' and '{build.qualifier}'",
                        expr.pos.line, expr.pos.col,
                        "add an equality such as `a.id == b.id`")
+    if guarded:
+        residual = [expr]
     if residual:
         conj = residual[0]
         for r in residual[1:]:
             conj = a.Binary(r.pos, "and", conj, r)
         w.residual = join.lower(conj)
     return w
+
+
+# `abs`, `min`, `max` and `clamp` may return an int or a float (Clinker types them
+# `numeric`, `abs` of a decimal excepted): on a range axis the value's concrete type must
+# be recoverable from their receiver and arguments
+_NUMERIC_CALLS = ("abs", "min", "max", "clamp")
+_RANGE_PAIRS = {("int", "int"), ("float", "float"), ("int", "float"), ("float", "int"),
+                ("decimal", "decimal"), ("decimal", "int"), ("int", "decimal"),
+                ("date", "date"), ("datetime", "datetime")}
+
+
+def _check_range_axis(node: m.CombineNode, c: a.Binary, sides: tuple[a.Expr, a.Expr],
+                      join: Lowerer) -> None:
+    """E327: a range conjunct whose operands are not an orderable pair (Clinker's
+    `range_key_type`): int, float, decimal (with an int), date or datetime, or an
+    `abs`/`min`/`max`/`clamp` whose every possible result has the same concrete type as
+    the other side's. Operands of a type known only at run time (`any`) pass."""
+    def ambiguous(e: a.Expr) -> bool:
+        return isinstance(e, a.MethodCall) and e.method in _NUMERIC_CALLS and not (
+            e.method == "abs" and join.lower(e.receiver).type.kind == "decimal")
+
+    def leaf(e: a.Expr) -> str | None:
+        if ambiguous(e):
+            kinds = {leaf(x) for x in (e.receiver, *e.args)}
+            return kinds.pop() if len(kinds) == 1 else None
+        kind = join.lower(e).type.kind
+        return kind if kind in ("int", "float") else None
+
+    kinds = tuple(join.lower(e).type.kind for e in sides)
+    if any(k in ("any", "null") for k in kinds):
+        return
+    if any(ambiguous(e) for e in sides):
+        both = {leaf(e) for e in sides}
+        ok, reason = len(both) == 1 and None not in both, (
+            "an operand has the ambiguous `numeric` type (from abs/min/max/clamp): its value "
+            "may be an int compared exactly or a float")
+    else:
+        ok, reason = kinds in _RANGE_PAIRS, (
+            "the operands are not an orderable int, float, decimal, date, or datetime pair "
+            "(a decimal and a float cannot be mixed on the range axis)")
+    if not ok:
+        raise CxlError("E327", f"combine '{node.name}' range conjunct cannot use the range "
+                       f"axis: {reason}", c.pos.line, c.pos.col,
+                       "compare matching int, float, or decimal operands on both sides, or "
+                       "move this comparison out of the where-clause")
 
 
 def _lower_body(ctx: Context, node: m.CombineNode, driver: Side, build: Side,
@@ -512,6 +566,9 @@ def _pairs_view(ctx: Context, p: Plan, build_view: str) -> None:
         res_err = _fault_struct(res_faults, row)
         items.append((res_err, RES_ERR))
         items.append((S.and_(present, S.is_null(res_err), S.is_true(w.residual.sql)), RES_OK))
+    elif p.general:  # ranges only, all in the join condition: every candidate matches
+        items.append((S.cast(S.null(), FAULT_TYPE), RES_ERR))
+        items.append((present, RES_OK))
     conds = [S.eq(dv.sql, S.col(f"$k.{i}", bld.alias)) for i, (dv, _) in enumerate(w.keys)]
     condition = S.boolean(False) if w.never else S.and_(*conds, *w.ranges)
     inner = node.on_miss == "skip" and node.match != "collect" and not w.driver_faults

@@ -160,6 +160,57 @@ def test_residual_and_range_conditions(tmp_path, executor):
         ("O1", "small"), ("O2", "large"), ("O3", ""), ("O4", "")]
 
 
+@pytest.mark.parametrize("match,expected", [
+    ("all", [("-10", "-4"), ("-10", "8"), ("-5", "-4")]),
+    ("first", [("-10", "-4"), ("-5", "-4")])])
+def test_a_range_without_equality_or_residual(tmp_path, executor, match, expected):
+    """Clinker's combine_abs_int_pair_range_matches: |x| >= |y|, both int (the range is
+    the whole join condition; abs of an int resolves to an int axis)."""
+    run(tmp_path, executor,
+        source(tmp_path, "a", "x\n-5\n3\n-10\n", ("x: int",)),
+        source(tmp_path, "b", "y\n-4\n8\n", ("y: int",)),
+        combine("banded", "{ a: a, b: b }", "a.x.abs() >= b.y.abs()",
+                "emit ax = a.x\nemit bx = b.y", match=match, on_miss="skip",
+                propagate_ck="driver"),
+        sink(tmp_path, "result", "banded"))
+    assert table(tmp_path / "out" / "result.csv", "ax", "bx") == expected
+
+
+@pytest.mark.parametrize("where,types", [
+    ("a.x < b.y", ("x: string", "y: string")),            # not orderable
+    ("a.x.abs() >= b.y.abs()", ("x: int", "y: float")),   # abs(int) vs abs(float)
+    ("a.x.min(a.f) >= b.y", ("x: int", "y: int")),        # min(int, float): either type
+])
+def test_a_range_that_cannot_be_ordered_is_e327(tmp_path, executor, where, types):
+    with pytest.raises(DiagnosticError) as info:
+        run(tmp_path, executor,
+            source(tmp_path, "a", "x,f\n", (types[0], "f: float")),
+            source(tmp_path, "b", "y\n", (types[1],)),
+            combine("banded", "{ a: a, b: b }", where, "emit ax = a.x",
+                    on_miss="skip", propagate_ck="driver"),
+            sink(tmp_path, "result", "banded"))
+    assert info.value.diagnostics[0].code == "E327"
+
+
+def test_comparisons_guarded_by_coalesce_false_still_join(tmp_path, executor):
+    """Clinker's iejoin_null_ranges fixture: `(...) ?? false` around the keys and ranges;
+    a null income matches nothing and keeps the driver row with null build fields."""
+    brackets = "tier,low,high,label\nA,0,4,small\nA,4,100,large\n"
+    orders = "order_id,tier,quantity\nO1,A,3\nO2,A,n/a\nO3,A,7\n"
+    run(tmp_path, executor,
+        source(tmp_path, "orders", orders,
+               ("order_id: string", "tier: string", "quantity: string")),
+        source(tmp_path, "brackets", brackets,
+               ("tier: string", "low: int", "high: int", "label: string")),
+        combine("banded", "{ o: orders, b: brackets }",
+                "(o.tier == b.tier and o.quantity.try_int() >= b.low "
+                "and o.quantity.try_int() < b.high) ?? false",
+                "emit order_id = o.order_id\nemit label = b.label", propagate_ck="driver"),
+        sink(tmp_path, "result", "banded"))
+    assert table(tmp_path / "out" / "result.csv", "order_id", "label") == [
+        ("O1", "small"), ("O2", ""), ("O3", "large")]
+
+
 def test_drive_selects_the_driver(tmp_path, executor):
     run(tmp_path, executor, *_orders_products(tmp_path),
         combine("enrich", "{ orders: orders, products: products }",
