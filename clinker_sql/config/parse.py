@@ -364,9 +364,6 @@ def _route(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     conditions = tuple((name, cxl_source(value, f"condition '{name}'", ctx))
                        for name, (_, value) in cond_node.entries.items())
     default = c.str("default", required=True)
-    if default in dict(conditions):
-        raise fail("E000", f"default branch '{default}' is also a condition name",
-                   c.key_loc("default"))
     c.done()
     return m.RouteNode(**common, input=ref, mode=mode, conditions=conditions, default=default)
 
