@@ -82,15 +82,12 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("E364", "sink mapping: is not an ordered list of `col` or `out: col` entries"),
     CodeInfo("E365", "sink mapping: names a column the pipeline does not carry there"),
     CodeInfo("E376", "terminal node spelled 'type: output'"),
-    CodeInfo("W001", "'type: output' is the older spelling of 'type: sink'"),
-    CodeInfo("W003", "'strategy: best_effort' is the older spelling of 'continue'"),
     CodeInfo("W002", "node names differ only in case"),
     # clinker-sql's own codes
     CodeInfo("CS001", "feature not supported by clinker-sql yet",
              hint="see the README's coverage table; the feature is refused rather than "
                   "translated with different semantics"),
     CodeInfo("CS002", "CXL evaluation failed under strategy: fail_fast", EXIT_EVAL),
-    CodeInfo("CS003", "DLQ configuration is required under strategy: continue"),
     CodeInfo("CS010", "no Java runtime found for the embedded Spark",
              hint="install a JDK 17 or 21 (Debian: apt-get install openjdk-17-jre-headless) "
                   "or set JAVA_HOME"),

@@ -33,7 +33,6 @@ def check_pipeline(p: m.Pipeline) -> tuple[list[m.Node], list[Diagnostic]]:
             _check_ref(node, ref, by_name)
         if isinstance(node, m.SourceNode):
             _check_correlation_key(node)
-    _check_dlq(p)
     _check_outputs(p)
     return _topological(p, by_name), warnings
 
@@ -87,13 +86,6 @@ def _check_correlation_key(node: m.SourceNode) -> None:
             raise fail("E153", f"source '{node.name}' declares correlation_key field "
                        f"'{field}', which is not in its schema",
                        node.config.correlation_key_loc or node.loc, length=len(field))
-
-
-def _check_dlq(p: m.Pipeline) -> None:
-    eh = p.error_handling
-    if eh.strategy == "continue" and eh.dlq is None:
-        raise fail("CS003", "strategy: continue needs an error_handling.dlq block", eh.loc,
-                   "add `dlq: {path: ./out/dlq.csv}` under error_handling")
 
 
 def _check_outputs(p: m.Pipeline) -> None:

@@ -87,11 +87,9 @@ def _error_handling(node: YNode | None, warnings: list[Diagnostic]) -> m.ErrorHa
         return m.ErrorHandling()
     f = Fields(node, "error_handling:")
     strategy = f.str("strategy", default="fail_fast")
-    if strategy == "best_effort":  # the seed documents' spelling (Clinker now rejects it)
-        warnings.append(Diagnostic("W003", "strategy: best_effort is the older spelling of "
-                                   "continue", f.node.get("strategy").loc,
-                                   "write `strategy: continue`", severity="warning"))
-        strategy = "continue"
+    if strategy == "best_effort":  # the seed documents' spelling; Clinker removed it
+        raise fail("E000", "`error_handling.strategy: best_effort` is not a strategy: it was "
+                   "removed", f.node.get("strategy").loc, "write `strategy: continue`")
     if strategy not in ("fail_fast", "continue"):
         raise fail("E000", f"strategy must be fail_fast or continue; found '{strategy}'",
                    f.node.get("strategy").loc)
@@ -150,10 +148,9 @@ def _node(node: YNode, ctx: _Ctx) -> m.Node:
     f = Fields(node, "a node")
     kind_node = f.raw("type", required=True)
     kind = kind_node.value if isinstance(kind_node, YScalar) else None
-    if kind == "output":
-        ctx.warn("W001", "'type: output' is the older spelling of 'type: sink'", kind_node.loc,
-                 "write `type: sink`")
-        kind = "sink"
+    if kind == "output":  # the seed documents' spelling; Clinker has no alias for it
+        raise fail("E376", "'type: output' is not a node type: the terminal node is "
+                   "'type: sink'", kind_node.loc, "write `type: sink`")
     if kind not in NODE_KINDS:
         raise fail("E000", f"unknown node type '{kind}'", kind_node.loc,
                    f"expected one of: {', '.join(NODE_KINDS)}")

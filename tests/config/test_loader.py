@@ -121,21 +121,22 @@ def test_name_used_before_let():
     assert d.code == "E203"
 
 
-def test_output_is_the_older_spelling_of_sink():
-    compiled = compile_pipeline(parse_pipeline(GOOD.replace("type: sink", "type: output"),
+def test_output_is_not_a_node_type():
+    d = diagnose(GOOD.replace("type: sink", "type: output"))
+    assert d.code == "E376" and "type: sink" in d.hint
+
+
+def test_best_effort_is_not_a_strategy():
+    d = diagnose(GOOD + "error_handling:\n  strategy: best_effort\n  dlq:\n    path: ./dlq.csv\n")
+    assert d.code == "E000" and "is not a strategy" in d.message
+    assert "strategy: continue" in d.hint
+
+
+def test_continue_without_a_dlq_compiles_and_writes_no_dlq_file():
+    compiled = compile_pipeline(parse_pipeline(GOOD + "error_handling:\n  strategy: continue\n",
                                                "p.yaml"))
-    assert [w.code for w in compiled.warnings] == ["W001"]
-
-
-def test_best_effort_is_the_older_spelling_of_continue():
-    text = GOOD + "error_handling:\n  strategy: best_effort\n  dlq:\n    path: ./dlq.csv\n"
-    compiled = compile_pipeline(parse_pipeline(text, "p.yaml"))
     assert compiled.strategy == "continue"
-    assert [w.code for w in compiled.warnings] == ["W003"]
-
-
-def test_continue_needs_a_dlq():
-    assert diagnose(GOOD + "error_handling:\n  strategy: continue\n").code == "CS003"
+    assert compiled.dlq is None and not [s for s in compiled.statements if s.meta.get("dlq")]
 
 
 def test_unsupported_nodes_are_refused_not_mistranslated():

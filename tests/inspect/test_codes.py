@@ -51,7 +51,7 @@ def test_explain_code_prints_all_three(run_cli):
 
 def test_explain_code_is_case_insensitive_and_warnings_say_so(run_cli):
     assert run_cli("explain", "--code", "e15y").stdout.startswith("error[E15Y]")
-    assert run_cli("explain", "--code", "W001").stdout.startswith("warning[W001]")
+    assert run_cli("explain", "--code", "W002").stdout.startswith("warning[W002]")
 
 
 def test_unknown_code_is_a_coded_diagnostic(run_cli):
