@@ -38,6 +38,11 @@ def logical(lw: Lowerer, e: a.Binary) -> Val:
 def equality(e: a.Binary, left: Val, right: Val) -> Val:
     faults = left.faults + right.faults
     lt, rt = left.type, right.type
+    if T.unify(lt, rt) is None and {lt.kind, rt.kind} != {"float", "decimal"} and not (
+            lt.kind == rt.kind and lt.kind in ("array", "map")):
+        # provably different types can never be equal: Clinker's typecheck refuses them
+        raise error("E200", f"cannot compare {lt} and {rt} for equality: they are different "
+                    "types", e)
     if {lt.kind, rt.kind} & {"array", "map"}:
         # values_equal: arrays and maps never equal anything; two nulls are equal.
         both_null = S.and_(S.is_null(left.sql), S.is_null(right.sql))

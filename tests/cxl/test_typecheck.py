@@ -30,6 +30,10 @@ REJECTED = [
     ("[s for s in xs]", "E203"),  # a comprehension binding may not shadow a name
     # argument count
     ("'abc'.upper(1)", "E200"),
+    # provably different types can never be equal (pass.rs: `5 == "5"` is an error)
+    ("n == '5'", "E200"),
+    ("s != b", "E200"),
+    ("d == t", "E200"),
     ("'abc'.substring()", "E200"),
     ("'abc'.substring(1, 2, 3)", "E200"),
     ("'a'.concat()", "E200"),

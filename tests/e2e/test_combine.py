@@ -222,15 +222,17 @@ def test_drive_selects_the_driver(tmp_path, executor):
         ("Gadget", "ORD-2"), ("Widget", "ORD-1"), ("WidgetV2", "ORD-1")]
 
 
-def test_cross_type_keys_never_match(tmp_path, executor):
-    nums = "id,label\n1,one\n"
-    run(tmp_path, executor,
-        source(tmp_path, "a", "id,v\n1,x\n", ("id: int", "v: string")),
-        source(tmp_path, "b", nums, ("id: string", "label: string")),
-        combine("j", "{ a: a, b: b }", "a.id == b.id",
-                "emit v = a.v\nemit label = b.label", propagate_ck="driver"),
-        sink(tmp_path, "result", "j"))
-    assert table(tmp_path / "out" / "result.csv", "v", "label") == [("x", "")]
+def test_keys_of_disjoint_types_are_a_type_error(tmp_path, executor):
+    """Clinker's typecheck refuses `int == string` (cxl typecheck/pass.rs: provably
+    different types can never be equal), in a combine's where-clause as anywhere."""
+    with pytest.raises(DiagnosticError) as info:
+        run(tmp_path, executor,
+            source(tmp_path, "a", "id,v\n1,x\n", ("id: int", "v: string")),
+            source(tmp_path, "b", "id,label\n1,one\n", ("id: string", "label: string")),
+            combine("j", "{ a: a, b: b }", "a.id == b.id",
+                    "emit v = a.v\nemit label = b.label", propagate_ck="driver"),
+            sink(tmp_path, "result", "j"))
+    assert info.value.diagnostics[0].code == "E200"
 
 
 # ---- on_miss: error ------------------------------------------------------------------------
