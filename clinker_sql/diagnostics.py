@@ -56,6 +56,8 @@ CODES: dict[str, CodeInfo] = _codes(
              hint="list the field in the source's schema: block, or fix the key"),
     CodeInfo("E158", "column type 'numeric' is not a concrete type",
              hint="use int, float or decimal"),
+    CodeInfo("E159", "schema: generated on a source that is not EDI",
+             hint="declare the columns as a list"),
     CodeInfo("E200", "CXL type error"),
     CodeInfo("E201", "source has no schema: block", hint="declare the columns under schema:"),
     CodeInfo("E202", "CXL parse error"),

@@ -98,8 +98,8 @@ def _check_outputs(p: m.Pipeline) -> None:
             cfg = node.config
             key = ("table", ".".join(cfg.table).lower()) if cfg.table else _norm(cfg.path)
             if key in seen:
-                raise fail("E322", f"sink '{node.name}' writes {cfg.target}, which "
-                           f"{seen[key]} also writes", node.config.path_loc)
+                raise fail("E322", f"output '{node.name}' path {cfg.target} collides with "
+                           f"{seen[key]}: both write the same file", node.config.path_loc)
             seen[key] = f"sink '{node.name}'"
 
 

@@ -251,6 +251,9 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
 def _schema(node: YNode, what: str) -> tuple[m.Column, ...]:
     if isinstance(node, YScalar) and isinstance(node.value, str):
         raise fail("CS001", "external schema files are not supported yet", node.loc)
+    if isinstance(node, YMap) and "generated" in node.entries:
+        raise fail("E159", f"schema of {what} is `generated`, which only an EDI source can "
+                   "use", node.loc, "declare the columns as a list")
     if not isinstance(node, YSeq) or not node.items:
         raise fail("E000", f"schema of {what} must be a non-empty list of columns", node.loc)
     cols: list[m.Column] = []

@@ -148,3 +148,16 @@ def test_rendered_diagnostic_shows_the_line():
     d = diagnose(GOOD.replace("input: t", "input: nope"))
     text = d.render(textwrap.dedent(GOOD.replace("input: t", "input: nope")))
     assert "error[E004]" in text and "input: nope" in text and "^" in text
+
+
+def test_a_generated_schema_is_only_for_edi():
+    d = diagnose(GOOD.replace("      schema:\n        - { name: id, type: string }\n"
+                              "        - { name: n, type: int }\n",
+                              "      schema: { generated: {} }\n"))
+    assert d.code == "E159"
+
+
+def test_two_sinks_on_one_file_collide():
+    second = GOOD[GOOD.index("  - type: sink"):].replace("name: out", "name: out2")
+    d = diagnose(GOOD + second)
+    assert d.code == "E322" and "collides" in d.message
