@@ -42,6 +42,18 @@ def project(node: m.SinkNode, upstream: Relation) -> list[tuple[str, str, CxlTyp
     if cfg.mapping is not None:
         available = dict(cols)
         mapped: list[tuple[str, str, CxlType]] = []
+        read_excluded = [src for _, src in cfg.mapping if src in excluded]
+        if read_excluded:
+            raise fail("E364", f"sink '{node.name}': mapping reads {', '.join(read_excluded)}, "
+                       "which its own exclude: removes first", cfg.path_loc,
+                       "drop the column from exclude: or the entry from mapping:")
+        sources = {src for _, src in cfg.mapping}
+        clashes = [o for o, _ in cfg.mapping if o in available and o not in sources]
+        if cfg.include_unmapped and clashes:
+            raise fail("E364", f"sink '{node.name}': mapping writes column '{clashes[0]}', and "
+                       "include_unmapped: true would also carry the upstream column of that "
+                       "name beside it", cfg.path_loc,
+                       f"rename the mapped column or exclude the upstream '{clashes[0]}'")
         for out_name, src in cfg.mapping:
             if src not in available:
                 raise fail("E365", f"sink '{node.name}' maps '{src}', which the pipeline does "

@@ -161,3 +161,13 @@ def test_two_sinks_on_one_file_collide():
     second = GOOD[GOOD.index("  - type: sink"):].replace("name: out", "name: out2")
     d = diagnose(GOOD + second)
     assert d.code == "E322" and "collides" in d.message
+
+
+@pytest.mark.parametrize("config", [
+    # Clinker's output_mapping_validation.rs: a mapping that reads a column its own
+    # exclude: removes, and one whose output name include_unmapped would carry twice
+    "      exclude: [doubled]\n      mapping:\n        - twice: doubled\n",
+    "      include_unmapped: true\n      mapping:\n        - doubled: id\n"])
+def test_mapping_conflicts_are_e364(config):
+    d = diagnose(GOOD + config)
+    assert d.code == "E364"
