@@ -77,6 +77,8 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("E311", "combine with match: collect has a cxl body",
              hint="collect emits the driver fields plus an array named after the build input"),
     CodeInfo("E314", "merge inputs have different columns"),
+    CodeInfo("E315", "merge inputs disagree on carrying undeclared columns (on_unmapped)",
+             hint="give the merged sources the same on_unmapped mode"),
     CodeInfo("E319", "combine with on_miss: error found a driver row without a match"),
     CodeInfo("E322", "two outputs write the same file"),
     CodeInfo("E327", "combine range comparison whose operands are not an orderable pair",

@@ -34,7 +34,34 @@ def check_pipeline(p: m.Pipeline) -> tuple[list[m.Node], list[Diagnostic]]:
         if isinstance(node, m.SourceNode):
             _check_correlation_key(node)
     _check_outputs(p)
-    return _topological(p, by_name), warnings
+    ordered = _topological(p, by_name)
+    for node in p.nodes:
+        if isinstance(node, m.MergeNode):
+            _check_merge_widening(node, by_name)
+    return ordered, warnings
+
+
+def _widened(ref: m.Ref, by_name: dict[str, m.Node]) -> tuple[str, bool] | None:
+    """The source a merge input's rows come from, through row-wise nodes, and whether its
+    rows carry the undeclared columns (`on_unmapped: auto_widen`); None past other nodes."""
+    node = by_name[ref.node]
+    while isinstance(node, (m.TransformNode, m.RouteNode)):
+        node = by_name[node.inputs[0].node]
+    if isinstance(node, m.SourceNode):
+        return node.name, node.config.on_unmapped == "auto_widen"
+    return None
+
+
+def _check_merge_widening(node: m.MergeNode, by_name: dict[str, m.Node]) -> None:
+    """E315 (Clinker's bind_schema): merge inputs whose sources disagree on carrying the
+    undeclared columns (`auto_widen` against `drop`/`reject`) cannot share one schema."""
+    found = [w for w in (_widened(r, by_name) for r in node.merge_inputs) if w is not None]
+    widen = sorted({s for s, w in found if w})
+    narrow = sorted({s for s, w in found if not w})
+    if widen and narrow:
+        raise fail("E315", f"merge '{node.name}': inputs from {', '.join(widen)} carry undeclared "
+                   f"columns (on_unmapped: auto_widen) and inputs from {', '.join(narrow)} do "
+                   "not", node.loc, "give these sources the same on_unmapped mode")
 
 
 def upstream(nodes: Iterable[m.Node], names: Iterable[str]) -> Iterator[m.Node]:

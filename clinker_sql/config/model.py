@@ -74,6 +74,7 @@ class SourceConfig:
     correlation_key_loc: Location | None = None
     csv: CsvOptions = CsvOptions()
     json: JsonOptions = JsonOptions()
+    on_unmapped: str = "auto_widen"  # auto_widen | drop | reject
 
 
 @dataclass(frozen=True)

@@ -232,9 +232,10 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     if ck_node is not None and not ck:
         raise fail("E000", "correlation_key must not be empty", ck_node.loc)
     on_unmapped = c.raw("on_unmapped")
+    unmapped = "auto_widen"
     if on_unmapped is not None:
         u = Fields(on_unmapped, "on_unmapped")
-        u.choice("mode", ("auto_widen", "drop", "reject"))
+        unmapped = u.choice("mode", ("auto_widen", "drop", "reject"), "auto_widen")
         u.done()
     c.refuse(("exclude", "files", "sort_order", "on_unsorted", "watermark", "dlq_granularity",
               "split_to_rows", "split_values", "transport", "envelope", "resource",
@@ -244,7 +245,7 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     cfg = m.SourceConfig(name=cfg_name, format=fmt, paths=tuple(paths), path_kind=kind,
                          schema=schema, correlation_key=tuple(ck),
                          correlation_key_loc=ck_node.loc if ck_node else None,
-                         csv=csv_opts, json=json_opts)
+                         csv=csv_opts, json=json_opts, on_unmapped=unmapped)
     return m.SourceNode(**common, config=cfg)
 
 

@@ -171,3 +171,17 @@ def test_two_sinks_on_one_file_collide():
 def test_mapping_conflicts_are_e364(config):
     d = diagnose(GOOD + config)
     assert d.code == "E364"
+
+
+def test_merging_sources_that_disagree_on_unmapped_columns_is_e315():
+    """Clinker's bind_schema_test.rs test_merge_mixed_on_unmapped_policy_emits_e315."""
+    source = GOOD[GOOD.index("  - type: source"):GOOD.index("  - type: transform")]
+    other = source.replace("name: src", "name: b").replace("./in.csv", "./b.csv").replace(
+        "      schema:", "      on_unmapped: { mode: drop }\n      schema:")
+    text = GOOD.replace("  - type: transform", other + "  - type: merge\n    name: both\n"
+                        "    inputs: [src, b]\n  - type: transform").replace(
+        "    input: src\n", "    input: both\n")
+    d = diagnose(text)
+    assert d.code == "E315" and "src" in d.message and "b" in d.message
+    assert compile_pipeline(parse_pipeline(text.replace("mode: drop", "mode: auto_widen"),
+                                           "p.yaml"))
