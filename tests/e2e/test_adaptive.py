@@ -32,25 +32,18 @@ class _Recording:
         return self.inner.query(sql)
 
 
-RETRACTING = pipeline(
+_HEAD = (
     source("o", "order_id, dept, amount", "order_id"),
     step("transform", "check", "o",
          "emit order_id = order_id\nemit dept = dept\nemit amt = amount.to_int()"),
     step("aggregate", "totals", "check", "emit dept = dept\nemit lo = min(amt)",
-         "\n      group_by: [dept]"),
-    sink("out", "totals"), name="retracting")
-
+         "\n      group_by: [dept]"))
+RETRACTING = pipeline(*_HEAD, sink("out", "totals"), name="retracting")
 # a row after the aggregate fails in the first pass (ENG: 100 / 0), so the pass's
 # triggers are not only those that seeded the retraction and the runner asks Spark
 # whether the pass retracts anything new
-LATE = pipeline(
-    source("o", "order_id, dept, amount", "order_id"),
-    step("transform", "check", "o",
-         "emit order_id = order_id\nemit dept = dept\nemit amt = amount.to_int()"),
-    step("aggregate", "totals", "check", "emit dept = dept\nemit lo = min(amt)",
-         "\n      group_by: [dept]"),
-    transform("ratio", "totals", "emit dept = dept\nemit r = 100 / (lo - 7)"),
-    sink("out", "ratio"), name="late")
+LATE = pipeline(*_HEAD, transform("ratio", "totals", "emit dept = dept\nemit r = 100 / (lo - 7)"),
+                sink("out", "ratio"), name="late")
 
 
 def test_a_retraction_pass_runs_with_the_rule_and_the_session_gets_the_exclusion_back(
