@@ -41,8 +41,7 @@ def compile_route(ctx: Context, node: m.RouteNode, upstream: Relation) -> None:
         taken.append((branch, S.and_(guard, hit) if guard is not None else hit))
         none_before = S.and_(none_before, S.not_(hit))
     rest = none_before if none_before is not None else S.boolean(True)
-    named = dict(taken)
-    if node.default in named:  # Clinker allows it: the branch also takes the unmatched rows
+    if node.default in dict(taken):  # Clinker allows it: the branch also takes the unmatched rows
         taken = [(b, S.or_(c, rest) if b == node.default else c) for b, c in taken]
     else:
         taken.append((node.default, rest))

@@ -58,7 +58,7 @@ def parse_pipeline(text: str, file: str) -> m.Pipeline:
         raise fail("E000", f"nodes: must be a list, found {type_name(nodes_node)}",
                    nodes_node.loc)
     nodes = tuple(_node(item, ctx) for item in nodes_node.items)
-    eh = _error_handling(root.raw("error_handling"), ctx.warnings)
+    eh = _error_handling(root.raw("error_handling"))
     root.raw("_notes")
     root.done()
     return m.Pipeline(name=name, file=file, nodes=nodes, error_handling=eh, vars=variables,
@@ -82,7 +82,7 @@ def _vars(node: YNode | None) -> tuple[m.VarDecl, ...]:
     return tuple(out)
 
 
-def _error_handling(node: YNode | None, warnings: list[Diagnostic]) -> m.ErrorHandling:
+def _error_handling(node: YNode | None) -> m.ErrorHandling:
     if node is None:
         return m.ErrorHandling()
     f = Fields(node, "error_handling:")
