@@ -306,7 +306,7 @@ def _decompose(ctx: Context, node: m.CombineNode, driver: Side, build: Side,
             continue
         dv, bv = join.lower(sides[0]), build_only.lower(sides[1])
         if c.op != "==":
-            _check_range_axis(node, c, sides, join)
+            _check_range_axis(node, c, sides, (dv.type.kind, bv.type.kind), join)
         if bv.faults:
             raise CxlError("CS001", "a build-side join key that can fail to evaluate is not "
                            "supported", sides[1].pos.line, sides[1].pos.col,
@@ -343,7 +343,7 @@ _RANGE_PAIRS = {("int", "int"), ("float", "float"), ("int", "float"), ("float", 
 
 
 def _check_range_axis(node: m.CombineNode, c: a.Binary, sides: tuple[a.Expr, a.Expr],
-                      join: Lowerer) -> None:
+                      kinds: tuple[str, str], join: Lowerer) -> None:
     """E327: a range conjunct whose operands are not an orderable pair (Clinker's
     `range_key_type`): int, float, decimal (with an int), date or datetime, or an
     `abs`/`min`/`max`/`clamp` whose every possible result has the same concrete type as
@@ -359,7 +359,6 @@ def _check_range_axis(node: m.CombineNode, c: a.Binary, sides: tuple[a.Expr, a.E
         kind = join.lower(e).type.kind
         return kind if kind in ("int", "float") else None
 
-    kinds = tuple(join.lower(e).type.kind for e in sides)
     if any(k in ("any", "null") for k in kinds):
         return
     if any(ambiguous(e) for e in sides):

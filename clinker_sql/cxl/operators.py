@@ -38,7 +38,8 @@ def logical(lw: Lowerer, e: a.Binary) -> Val:
 def equality(e: a.Binary, left: Val, right: Val) -> Val:
     faults = left.faults + right.faults
     lt, rt = left.type, right.type
-    if T.unify(lt, rt) is None and {lt.kind, rt.kind} != {"float", "decimal"} and not (
+    mixed = {lt.kind, rt.kind} == {"float", "decimal"}  # typechecks, never equal at run time
+    if T.unify(lt, rt) is None and not mixed and not (
             lt.kind == rt.kind and lt.kind in ("array", "map")):
         # provably different types can never be equal: Clinker's typecheck refuses them
         raise error("E200", f"cannot compare {lt} and {rt} for equality: they are different "
@@ -47,11 +48,8 @@ def equality(e: a.Binary, left: Val, right: Val) -> Val:
         # values_equal: arrays and maps never equal anything; two nulls are equal.
         both_null = S.and_(S.is_null(left.sql), S.is_null(right.sql))
         return Val(both_null if e.op == "==" else S.not_(both_null), T.BOOL, faults)
-    comparable = (T.unify(lt, rt) is not None and not ({lt.kind, rt.kind} == {"float", "decimal"}))
-    if not comparable:
-        # Different types are never equal (spec §4.2).
-        value: exp.Expression = S.boolean(e.op == "!=")
-        return Val(value, T.BOOL, faults)
+    if mixed:  # a decimal and a float are different types (spec §4.2)
+        return Val(S.boolean(e.op == "!="), T.BOOL, faults)
     same = S.null_safe_eq(left.sql, right.sql)
     if "float" in (lt.kind, rt.kind):
         # IEEE: NaN equals nothing, unlike Spark's NaN = NaN.
