@@ -7,7 +7,7 @@ Clinker reports without a code (I/O, a malformed CSV row, a missing JVM) get a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 # Exit codes, as Clinker's `pipeline_error_exit_code` (spec §5.2).
@@ -54,6 +54,9 @@ CODES: dict[str, CodeInfo] = _codes(
              hint="use strategy: auto or hash"),
     CodeInfo("E153", "correlation_key names a field that is not in the source schema",
              hint="list the field in the source's schema: block, or fix the key"),
+    CodeInfo("E154", "source watermark.column is not in its schema"),
+    CodeInfo("E155", "source watermark.column is not a date or date_time column"),
+    CodeInfo("E156", "time_window aggregate over a source that declares no watermark"),
     CodeInfo("E158", "column type 'numeric' is not a concrete type",
              hint="use int, float or decimal"),
     CodeInfo("E159", "schema: generated on a source that is not EDI",
@@ -77,14 +80,23 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("E311", "combine with match: collect has a cxl body",
              hint="collect emits the driver fields plus an array named after the build input"),
     CodeInfo("E314", "merge inputs have different columns"),
-    CodeInfo("E315", "merge inputs disagree on carrying undeclared columns (on_unmapped)",
+    CodeInfo("E315", "merge inputs disagree on carrying undeclared columns (on_unmapped); "
+             "at run time, the pipeline's DLQ rate reached max_rate (exit 3)",
              hint="give the merged sources the same on_unmapped mode"),
+    CodeInfo("E316", "a source's DLQ rate reached its per_source max_rate", EXIT_EVAL),
+    CodeInfo("E317", "error_handling.dlq.per_source names a node that is not a source"),
+    CodeInfo("E318", "a DLQ max_rate outside (0, 1], or two DLQ files that are one"),
     CodeInfo("E319", "combine with on_miss: error found a driver row without a match"),
     CodeInfo("E322", "two outputs write the same file"),
     CodeInfo("E327", "combine range comparison whose operands are not an orderable pair",
              hint="compare matching int, float, or decimal operands on both sides"),
     CodeInfo("E364", "sink mapping: is not an ordered list of `col` or `out: col` entries"),
     CodeInfo("E365", "sink mapping: names a column the pipeline does not carry there"),
+    CodeInfo("E344", "dlq_granularity: document with strategy: fail_fast"),
+    CodeInfo("E370", "dlq_granularity: document with a correlation_key"),
+    CodeInfo("E373", "a transform log condition is more than one predicate"),
+    CodeInfo("E374", "a transform log directive selects a field its input does not carry"),
+    CodeInfo("E375", "one log event name with two different field sets"),
     CodeInfo("E376", "terminal node spelled 'type: output'"),
     CodeInfo("W002", "node names differ only in case"),
     # clinker-sql's own codes
@@ -149,11 +161,17 @@ class Diagnostic:
     hint: str = ""
     severity: str = "error"
     length: int = 1
+    exit: int | None = None  # when one code has two exits (E315: a merge, or a DLQ rate)
 
     @property
     def exit_code(self) -> int:
+        if self.exit is not None:
+            return self.exit
         info = CODES.get(self.code)
         return info.exit_code if info else EXIT_CONFIG
+
+    def with_exit(self, code: int) -> "Diagnostic":
+        return replace(self, exit=code)
 
     def render(self, source_text: str | None = None) -> str:
         head = f"{self.severity}[{self.code}]: {self.message}"

@@ -4,6 +4,7 @@ Spark SQL statements. `compile` never starts Spark."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import sqlglot
 
@@ -54,10 +55,23 @@ SESSION_SETTINGS = (
 )
 
 
+def dlq_limits(p: m.Pipeline) -> dict[str, Any]:
+    """The DLQ rate ceilings the run checks (runtime/dlq_rate.py), `min_records` resolved:
+    a source's own, else the pipeline's, else 100 (Clinker's DEFAULT_DLQ_MIN_RECORDS)."""
+    dlq = p.error_handling.dlq
+    if dlq is None:
+        return {}
+    floor = dlq.limit.min_records if dlq.limit.min_records is not None else 100
+    pipeline = [dlq.limit.max_rate, floor] if dlq.limit.max_rate is not None else None
+    sources = {s: [lim.max_rate, lim.min_records if lim.min_records is not None else floor]
+               for s, lim in dlq.per_source if lim.max_rate is not None}
+    return {"pipeline": pipeline, "sources": sources} if pipeline or sources else {}
+
+
 def compile_pipeline(p: m.Pipeline) -> Compiled:
     order, warnings = check_pipeline(p)
     compiled = Compiled(pipeline=p.name, file=p.file, strategy=p.error_handling.strategy,
-                        warnings=warnings)
+                        warnings=warnings, dlq_limits=dlq_limits(p))
     ctx = Context(p, compiled)
     for key, value in SESSION_SETTINGS:
         compiled.add(Statement("setup", None, key, f"SET {key}={value}"))

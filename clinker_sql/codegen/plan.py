@@ -120,6 +120,9 @@ class Compiled:
     # error view -> [its witness view, its condition]: the error views a run computes are
     # those whose condition met a row
     dlq_witnessed: dict[str, list[str]] = field(default_factory=dict)
+    # DLQ rate ceilings (runtime/dlq_rate.py): {"pipeline": [max_rate, min_records] | None,
+    # "sources": {source: [max_rate, min_records]}}
+    dlq_limits: dict[str, Any] = field(default_factory=dict)
 
     def add(self, stmt: Statement) -> None:
         self.statements.append(stmt)

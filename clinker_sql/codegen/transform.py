@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import replace
 
 from sqlglot import exp
@@ -21,6 +22,7 @@ from clinker_sql.cxl import types as T
 from clinker_sql.cxl.windows import WindowContext
 from clinker_sql.config import model as m
 from clinker_sql.cxl.errors import CxlError
+from clinker_sql.cxl.parser import parse_program
 from clinker_sql.cxl.program import LoweredProgram, lower_program
 from clinker_sql.cxl.text import to_cell
 from clinker_sql.diagnostics import fail
@@ -54,6 +56,7 @@ def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -
         scope.window = WindowContext(partition, list(w.sort_by), upstream.arrival())
     program: LoweredProgram = compile_cxl(node.cxl, lambda: _lower(node, scope, upstream,
                                                                      input_view))
+    _log_checks(node, scope, upstream)
     eval_view, ok_view, err_view = (ctx.view(node.name, p) for p in ("eval", None, "errors"))
 
     items: list[tuple[exp.Expression, str]] = [(S.col(n), n) for n, _ in upstream.all_columns]
@@ -140,6 +143,31 @@ def _lower(node: m.TransformNode, scope, upstream: Relation, input_view: str) ->
                        "windows over surviving rows, and which row a distinct keeps would "
                        "depend on it", d.pos.line, d.pos.col)
     return program
+
+
+def _log_checks(node: m.TransformNode, scope, upstream: Relation) -> None:
+    """A `log:` directive emits nothing here, but Clinker checks it against the input row:
+    a `fields` selector the row does not carry is E374, a condition must be one boolean
+    predicate (E373 for more statements; a type error as in any CXL)."""
+    names = [n for n, _ in upstream.columns + upstream.ck]
+    for index, d in enumerate(node.log):
+        for f in d.fields:
+            if f not in names:
+                near = difflib.get_close_matches(f, names, n=1)
+                raise fail("E374", f"transform '{node.name}' log[{index}].fields requests "
+                           f"'{f}', which the input record does not carry", d.loc,
+                           f"write `fields: [{near[0]}]`" if near else
+                           "request a column the input row declares")
+        if d.condition is None:
+            continue
+        text = "filter " + d.condition.text
+        statements = compile_cxl(d.condition, lambda: parse_program(text).statements)
+        if len(statements) != 1:
+            raise fail("E373", f"transform '{node.name}' log[{index}].condition must be one "
+                       f"predicate, but it parses as {len(statements)} statements", d.loc,
+                       "write the gate as a single expression")
+        shifted = replace(d.condition, column=d.condition.column - len("filter "))
+        compile_cxl(shifted, lambda: lower_program(text, scope))
 
 
 def _window_checks(ctx: Context, node: m.TransformNode, upstream: Relation) -> bool:

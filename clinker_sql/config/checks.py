@@ -6,6 +6,7 @@ allows), which every later pass uses.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator
 
 from clinker_sql.config import model as m
@@ -34,11 +35,83 @@ def check_pipeline(p: m.Pipeline) -> tuple[list[m.Node], list[Diagnostic]]:
         if isinstance(node, m.SourceNode):
             _check_correlation_key(node)
     _check_outputs(p)
+    _check_dlq_limits(p, by_name)
+    _check_log_events(p)
     ordered = _topological(p, by_name)
     for node in p.nodes:
         if isinstance(node, m.MergeNode):
             _check_merge_widening(node, by_name)
+    _check_then_refuse(p)
     return ordered, warnings
+
+
+def _check_dlq_limits(p: m.Pipeline, by_name: dict[str, m.Node]) -> None:
+    """Clinker's validate_dlq_per_source: a rate lies in (0, 1] (E318), a per_source key
+    names a source (E317), no two DLQ files are one (E318)."""
+    dlq = p.error_handling.dlq
+    if dlq is None:
+        return
+    for label, limit in [("error_handling.dlq", dlq.limit)] + [
+            (f"error_handling.dlq.per_source.{s}", lim) for s, lim in dlq.per_source]:
+        r = limit.max_rate
+        if r is not None and not (0.0 < r <= 1.0 and math.isfinite(r)):
+            raise fail("E318", f"{label}.max_rate {r} is out of range; must be in (0.0, 1.0]",
+                       limit.loc)
+    paths = {_norm(dlq.path): "error_handling.dlq.path"} if dlq.path else {}
+    for src, limit in dlq.per_source:
+        if not isinstance(by_name.get(src), m.SourceNode):
+            raise fail("E317", f"error_handling.dlq.per_source key '{src}' does not match any "
+                       "declared source node", limit.loc)
+        if limit.path:
+            label = f"error_handling.dlq.per_source.{src}.path"
+            if _norm(limit.path) in paths:
+                raise fail("E318", f"{label} '{limit.path}' collides with "
+                           f"{paths[_norm(limit.path)]}", limit.loc)
+            paths[_norm(limit.path)] = label
+
+
+def _check_then_refuse(p: m.Pipeline) -> None:
+    """Features Clinker accepts that clinker-sql does not run: first the checks Clinker
+    makes of them (E156, E344, E370), so a wrong pipeline gets Clinker's code, then CS001."""
+    strategy = p.error_handling.strategy
+    sources = [n for n in p.nodes if isinstance(n, m.SourceNode)]
+    for node in p.nodes:
+        if isinstance(node, m.AggregateNode) and node.time_window is not None:
+            missing = sorted(n.name for n in upstream(p.nodes, [node.name])
+                             if isinstance(n, m.SourceNode) and n.config.watermark is None)
+            if missing:
+                raise fail("E156", f"aggregate '{node.name}' declares `time_window:` but the "
+                           "upstream source(s) " + ", ".join(f"'{s}'" for s in missing) +
+                           " declare no `watermark.column`", node.time_window,
+                           "add `watermark: { column: <event-time column> }` to each listed "
+                           "source, or remove `time_window:`")
+    document = next((n for n in sources if n.config.document_dlq is not None), None)
+    if document is not None:
+        if strategy == "fail_fast":
+            raise fail("E344", f"source '{document.name}': `dlq_granularity: document` cannot "
+                       "be combined with `error_handling.strategy: fail_fast`",
+                       document.config.document_dlq, "use `strategy: continue`, or set "
+                       "`dlq_granularity: record`")
+        keyed = next((n for n in sources if n.config.correlation_key), None)
+        if keyed is not None:
+            raise fail("E370", f"source '{document.name}' declares `dlq_granularity: "
+                       f"document` and source '{keyed.name}' a correlation_key; the two "
+                       "rejections cannot share one writer boundary",
+                       document.config.document_dlq)
+        raise fail("CS001", "source 'dlq_granularity: document' is not supported yet",
+                   document.config.document_dlq)
+    for node in sources:
+        if node.config.watermark is not None:
+            raise fail("CS001", "source 'watermark' is not supported yet",
+                       node.config.watermark[0])
+    for node in p.nodes:
+        if isinstance(node, m.AggregateNode) and node.time_window is not None:
+            raise fail("CS001", "aggregate 'time_window' is not supported yet", node.time_window)
+    dlq = p.error_handling.dlq
+    for src, limit in dlq.per_source if dlq is not None else ():
+        if limit.path:
+            raise fail("CS001", f"error_handling.dlq.per_source.{src}.path (a DLQ file per "
+                       "source) is not supported yet", limit.loc)
 
 
 def _widened(ref: m.Ref, by_name: dict[str, m.Node]) -> tuple[str, bool] | None:
@@ -128,6 +201,20 @@ def _check_outputs(p: m.Pipeline) -> None:
                 raise fail("E322", f"output '{node.name}' path {cfg.target} collides with "
                            f"{seen[key]}: both write the same file", node.config.path_loc)
             seen[key] = f"sink '{node.name}'"
+
+
+def _check_log_events(p: m.Pipeline) -> None:
+    """E375: one `log` event name carries one set of fields across the whole pipeline
+    (Clinker's validate_log_event_shapes; compared as sets)."""
+    shapes: dict[str, tuple[str, frozenset[str]]] = {}
+    for node in p.nodes:
+        for d in getattr(node, "log", ()):
+            first = shapes.setdefault(d.name, (node.name, frozenset(d.fields)))
+            if first[1] != frozenset(d.fields):
+                raise fail("E375", f"transform '{node.name}': log event '{d.name}' is also "
+                           f"declared by transform '{first[0]}' with different fields", d.loc,
+                           "give both declarations the same `fields`, or give one of them "
+                           "its own event name")
 
 
 def _norm(path: str) -> str:

@@ -75,6 +75,10 @@ class SourceConfig:
     csv: CsvOptions = CsvOptions()
     json: JsonOptions = JsonOptions()
     on_unmapped: str = "auto_widen"  # auto_widen | drop | reject
+    # accepted by Clinker, checked here as Clinker checks them, then refused (CS001) by
+    # config/checks.py: each is (the key's location, the watermark column or granularity)
+    watermark: tuple[Location, str] | None = None
+    document_dlq: Location | None = None  # dlq_granularity: document
 
 
 @dataclass(frozen=True)
@@ -126,11 +130,22 @@ class SourceNode(Node):
 
 
 @dataclass(frozen=True)
+class LogDirective:
+    """A transform's `log:` entry: observability only, but its field selectors and its
+    condition are checked against the transform's input row, as Clinker does."""
+    name: str = ""
+    fields: tuple[str, ...] = ()
+    condition: CxlSource | None = None
+    loc: Location | None = None
+
+
+@dataclass(frozen=True)
 class TransformNode(Node):
     input: Ref = None  # type: ignore[assignment]
     cxl: CxlSource = None  # type: ignore[assignment]
     analytic_window: AnalyticWindow | None = None
     max_expansion: int = 10_000  # emit each: records per input row, counted across nesting
+    log: tuple[LogDirective, ...] = ()
 
     @property
     def inputs(self) -> tuple[Ref, ...]:
@@ -143,6 +158,7 @@ class AggregateNode(Node):
     group_by: tuple[str, ...] = ()
     cxl: CxlSource = None  # type: ignore[assignment]
     strategy: str = "auto"
+    time_window: Location | None = None  # checked (E156), then refused (CS001)
 
     @property
     def inputs(self) -> tuple[Ref, ...]:
@@ -200,11 +216,22 @@ class SinkNode(Node):
 
 
 @dataclass(frozen=True)
+class DlqLimit:
+    """A DLQ rate ceiling: `max_rate` of the rows read, once `min_records` were read."""
+    max_rate: float | None = None
+    min_records: int | None = None  # None: the pipeline-wide value (default 100)
+    path: str | None = None  # per source only: its own DLQ file (refused, CS001)
+    loc: Location | None = None
+
+
+@dataclass(frozen=True)
 class DlqConfig:
     path: str | None
     include_reason: bool = True
     include_source_row: bool = True
     loc: Location | None = None
+    limit: DlqLimit = DlqLimit()
+    per_source: tuple[tuple[str, DlqLimit], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -97,10 +97,23 @@ def _error_handling(node: YNode | None) -> m.ErrorHandling:
     dlq_node = f.raw("dlq")
     if dlq_node is not None:
         d = Fields(dlq_node, "error_handling.dlq:")
-        dlq = m.DlqConfig(path=d.str("path"), include_reason=d.bool("include_reason", True),
-                          include_source_row=d.bool("include_source_row", True), loc=d.loc)
-        d.refuse(("max_rate", "min_records", "per_source"),
-                 "error_handling.dlq.{key} is not supported yet")
+        path = d.str("path")
+        include_reason = d.bool("include_reason", True)
+        include_source_row = d.bool("include_source_row", True)
+        limit = _dlq_limit(d, False)
+        per_source = []
+        per_node = d.raw("per_source")
+        if per_node is not None:
+            if not isinstance(per_node, YMap):
+                raise fail("E000", "error_handling.dlq.per_source must map source names to "
+                           "{path, max_rate, min_records}", per_node.loc)
+            for src in per_node.entries:
+                ps = Fields(per_node.get(src), f"error_handling.dlq.per_source.{src}:")
+                per_source.append((src, _dlq_limit(ps, True)))
+                ps.done()
+        dlq = m.DlqConfig(path=path, include_reason=include_reason,
+                          include_source_row=include_source_row, loc=d.loc, limit=limit,
+                          per_source=tuple(per_source))
         d.done()
     max_group_buffer = f.int("max_group_buffer", 100_000)
     policy = f.choice("correlation_fanout_policy", ("any", "all", "primary"), "any")
@@ -111,6 +124,16 @@ def _error_handling(node: YNode | None) -> m.ErrorHandling:
     f.done()
     return m.ErrorHandling(strategy=strategy, dlq=dlq, max_group_buffer=max_group_buffer,
                            correlation_fanout_policy=policy, loc=f.loc)
+
+
+def _dlq_limit(f: Fields, per_source: bool) -> m.DlqLimit:
+    rate = f.number("max_rate")
+    min_records = f.int("min_records")
+    if min_records is not None and min_records < 0:
+        raise fail("E000", "min_records must be a non-negative integer", f.key_loc("min_records"))
+    return m.DlqLimit(max_rate=float(rate) if rate is not None else None,
+                      min_records=min_records, path=f.str("path") if per_source else None,
+                      loc=f.key_loc("max_rate") if rate is not None else f.loc)
 
 
 def _ref(node: YNode | None, what: str) -> m.Ref:
@@ -237,7 +260,9 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         u = Fields(on_unmapped, "on_unmapped")
         unmapped = u.choice("mode", ("auto_widen", "drop", "reject"), "auto_widen")
         u.done()
-    c.refuse(("exclude", "files", "sort_order", "on_unsorted", "watermark", "dlq_granularity",
+    watermark = _watermark(c, schema, what)
+    granularity = c.choice("dlq_granularity", ("record", "document"), "record")
+    c.refuse(("exclude", "files", "sort_order", "on_unsorted",
               "split_to_rows", "split_values", "transport", "envelope", "resource",
               "modified_after", "modified_before", "min_size", "max_size"),
              "source '{key}' is not supported yet")
@@ -245,8 +270,33 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     cfg = m.SourceConfig(name=cfg_name, format=fmt, paths=tuple(paths), path_kind=kind,
                          schema=schema, correlation_key=tuple(ck),
                          correlation_key_loc=ck_node.loc if ck_node else None,
-                         csv=csv_opts, json=json_opts, on_unmapped=unmapped)
+                         csv=csv_opts, json=json_opts, on_unmapped=unmapped,
+                         watermark=watermark, document_dlq=c.key_loc("dlq_granularity")
+                         if granularity == "document" else None)
     return m.SourceNode(**common, config=cfg)
+
+
+def _watermark(c: Fields, schema: tuple[m.Column, ...], what: str
+               ) -> tuple[Location, str] | None:
+    """A source's `watermark:`; its column must be a date or date_time of the schema
+    (E154, E155, Clinker's bind_schema). Time windows are refused later (config/checks)."""
+    node = c.raw("watermark")
+    if node is None:
+        return None
+    w = Fields(node, f"watermark of {what}")
+    column = w.str("column", required=True)
+    w.str("idle_timeout")
+    w.done()
+    col = next((col for col in schema if col.name == column), None)
+    if col is None:
+        raise fail("E154", f"{what} declares watermark.column = '{column}' but the column is "
+                   "not present in its `schema:` block", w.loc,
+                   "add the watermark column to the schema, or remove `watermark:`")
+    if col.type not in ("date", "date_time"):
+        raise fail("E155", f"{what} declares watermark.column = '{column}' but its declared "
+                   f"type {col.type} is not event-time-coercible; watermark columns must be "
+                   "`date_time` or `date`", w.loc)
+    return (c.key_loc("watermark"), column)
 
 
 def _schema(node: YNode, what: str) -> tuple[m.Column, ...]:
@@ -327,7 +377,7 @@ def _transform(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         w.done()
         window = m.AnalyticWindow(tuple(group_by), tuple(sort_by), w.loc)
     c.raw("validations")  # parsed but never evaluated by Clinker either
-    c.raw("log")  # observability only
+    log = _log_directives(c.raw("log"), what, ctx)
     c.raw("batch_size")
     max_expansion = c.int("max_expansion", 10_000)
     if max_expansion < 0:
@@ -336,7 +386,31 @@ def _transform(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     c.refuse(("declares", "phase"), "transform '{key}' is not supported yet")
     c.done()
     return m.TransformNode(**common, input=ref, cxl=cxl, analytic_window=window,
-                           max_expansion=max_expansion)
+                           max_expansion=max_expansion, log=log)
+
+
+def _log_directives(node: YNode | None, what: str, ctx: _Ctx) -> tuple[m.LogDirective, ...]:
+    """A transform's `log:` list. Events are observability only (clinker-sql emits none),
+    but the selectors and conditions are kept for the checks Clinker makes (E373, E374)."""
+    if node is None:
+        return ()
+    if not isinstance(node, YSeq):
+        raise fail("E000", f"log of {what} must be a list of directives", node.loc)
+    out = []
+    for item in node.items:
+        d = Fields(item, f"a log directive of {what}")
+        name = d.str("name", required=True)
+        d.str("message", required=True)
+        d.choice("level", ("trace", "debug", "info", "warn", "error"), required=True)
+        d.choice("when", ("before_transform", "after_transform", "per_record", "on_error"),
+                 required=True)
+        d.int("every")
+        fields, _ = d.str_list("fields")
+        cond = d.raw("condition")
+        condition = cxl_source(cond, f"log condition of {what}", ctx) if cond else None
+        d.done()
+        out.append(m.LogDirective(name, tuple(fields), condition, d.loc))
+    return tuple(out)
 
 
 def _aggregate(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
@@ -347,11 +421,13 @@ def _aggregate(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     group_by, _ = c.str_list("group_by")
     cxl = cxl_source(c.raw("cxl", required=True), f"cxl of {what}", ctx)
     strategy = c.choice("strategy", ("auto", "hash", "streaming"), "auto")
-    c.refuse(("time_window", "allowed_lateness"), "aggregate '{key}' is not supported yet")
+    time_window = c.key_loc("time_window") if c.has("time_window") else None
+    c.raw("time_window")
+    c.raw("allowed_lateness")
     c.raw("batch_size")
     c.done()
     return m.AggregateNode(**common, input=ref, group_by=tuple(group_by), cxl=cxl,
-                           strategy=strategy)
+                           strategy=strategy, time_window=time_window)
 
 
 def _route(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:

@@ -35,7 +35,7 @@ from clinker_sql.codegen.plan import Compiled, Statement
 from clinker_sql.codegen.prune import UNREAD
 from clinker_sql.codegen.split_write import SPLIT
 from clinker_sql.diagnostics import EXIT_DLQ, EXIT_EVAL, EXIT_IO, EXIT_OK, Diagnostic, fail
-from clinker_sql.runtime import outputs
+from clinker_sql.runtime import dlq_rate, outputs
 from clinker_sql.runtime.executor import Executor, StatementFailed
 
 RUN_RESULTS_VERSION = "clinker-sql/run-results/v1"
@@ -95,6 +95,8 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
         run.define()
         run.check()
         counts = run.write()
+        if compiled.strategy == "continue":  # before anything is committed
+            dlq_rate.check(compiled.dlq_limits, counts, compiled.sources)
         _swap_tables(executor, run.tables)  # before the files: a failed swap leaves them
         outputs.commit(run.pending)
     except StatementFailed as exc:

@@ -185,3 +185,59 @@ def test_merging_sources_that_disagree_on_unmapped_columns_is_e315():
     assert d.code == "E315" and "src" in d.message and "b" in d.message
     assert compile_pipeline(parse_pipeline(text.replace("mode: drop", "mode: auto_widen"),
                                            "p.yaml"))
+
+
+def _with_log(directive: str) -> str:
+    return GOOD.replace("        emit doubled = n * 2\n",
+                        "        emit doubled = n * 2\n      log:\n        - " + directive + "\n")
+
+
+def test_a_log_directive_is_checked_against_the_input_row():
+    """Clinker's transform_observability.rs: fields and condition read the INPUT row."""
+    base = "{ name: seen, level: info, when: per_record, message: hi"
+    assert compile_pipeline(parse_pipeline(_with_log(base + ", fields: [id, n], "
+                                                     "condition: 'n > 1' }"), "p.yaml"))
+    d = diagnose(_with_log(base + ", fields: [doubled] }"))  # an output, not an input
+    assert d.code == "E374" and "doubled" in d.message
+    d = diagnose(_with_log(base + ", condition: \"n > 1\\ndistinct\" }"))
+    assert d.code == "E373" and "2 statements" in d.message
+    d = diagnose(_with_log(base + ", condition: 'nope > 1' }"))
+    assert d.code != "E373" and "nope" in d.message
+    assert diagnose(_with_log("{ name: seen, level: loud, when: per_record, message: hi }")
+                    ).code == "E000"
+
+
+def test_one_log_event_name_carries_one_field_set():
+    """Clinker's validate_log_event_shapes (E375), compared as sets."""
+    text = _with_log("{ name: seen, level: info, when: per_record, message: a, fields: [id] }")
+    again = ("      log:\n        - { name: seen, level: warn, when: on_error, message: b, "
+             "fields: FIELDS }\n")
+    second = ("  - type: transform\n    name: t2\n    input: t\n    config:\n      cxl: |\n"
+              "        emit id = id\n" + again)
+    two = text.replace("  - type: sink", second + "  - type: sink").replace(
+        "    input: t\n    config:\n      name: out", "    input: t2\n    config:\n      name: out")
+    assert compile_pipeline(parse_pipeline(two.replace("FIELDS", "[id, id]"), "p.yaml"))
+    d = diagnose(two.replace("FIELDS", "[id, n]"))
+    assert d.code == "E375" and "'t'" in d.message
+
+
+_CONTINUE = "error_handling:\n  strategy: continue\n  dlq:\n    path: ./dlq.csv\nnodes:"
+
+
+@pytest.mark.parametrize("edit,code", [
+    # checked as Clinker checks them, then refused: clinker-sql does not run these
+    ((_CONTINUE.replace("./dlq.csv", "./dlq.csv\n    per_source:\n      src:\n"
+                        "        path: ./src_dlq.csv"), None), "CS001"),
+    ((_CONTINUE.replace("./dlq.csv", "./dlq.csv\n    per_source:\n      t:\n"
+                        "        max_rate: 0.5"), None), "E317"),
+    ((_CONTINUE, "      dlq_granularity: document\n      correlation_key: id\n"), "E370"),
+    ((_CONTINUE, "      dlq_granularity: document\n"), "CS001"),
+    ((None, "      dlq_granularity: document\n"), "E344"),
+    ((None, "      watermark: { column: id }\n"), "E155"),
+    ((None, "      watermark: { column: when }\n"), "E154")])
+def test_accepted_but_unsupported_keys_are_checked_first(edit, code):
+    errors, source_lines = edit
+    text = GOOD.replace("nodes:", errors) if errors else GOOD
+    if source_lines:
+        text = text.replace("      schema:\n", source_lines + "      schema:\n", 1)
+    assert diagnose(text).code == code

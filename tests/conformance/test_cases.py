@@ -25,7 +25,6 @@ ALL = sorted(p.parent for p in CASES.glob("*/*/case.yaml"))
 
 _MORE_INPUTS = "combines of more than 2 inputs are refused (CS001)"
 _SORT_ORDER = "a source's sort_order is refused (CS001)"
-_DLQ_LIMITS = "DLQ per_source, max_rate and min_records are refused (CS001)"
 # Clinker behaviour clinker-sql does not have yet: each case fails today, and a fix turns
 # its strict xfail into a failure that says to move it out of this list
 KNOWN = {
@@ -37,18 +36,6 @@ KNOWN = {
     "combine/012_combine_pure_range_match_first_build_order": _SORT_ORDER,
     "combine/020_route_merge_concat_declaration_order":
         "a merge's rows keep their source order, not its inputs' declaration order",
-    "diag/013_err_E154_watermark_column_not_in_schema": "source watermark is refused (CS001)",
-    "diag/014_err_E155_watermark_column_wrong_type": "source watermark is refused (CS001)",
-    "diag/015_err_E156_time_window_without_watermark": "aggregate time_window is refused",
-    "diag/040_err_E317_unknown_per_source_key": _DLQ_LIMITS,
-    "diag/041_err_E318_zero_max_rate": _DLQ_LIMITS,
-    "diag/042_err_E318_out_of_range_max_rate": _DLQ_LIMITS,
-    "diag/043_err_E318_dlq_path_collision": _DLQ_LIMITS,
-    "diag/045_err_E316_per_source_dlq_rate_exceeded": _DLQ_LIMITS,
-    "diag/046_err_E315_pipeline_dlq_rate_exceeded": _DLQ_LIMITS,
-    "diag/047_err_E344_document_dlq_with_fail_fast": "source dlq_granularity is refused",
-    "diag/054_err_E374_log_fields_unknown_column": "a transform's log: is not checked",
-    "diag/055_err_E373_log_condition_two_statements": "a transform's log: is not checked",
     "diag/067_err_E325_combine_max_output_rows": "combine max_output_rows is refused",
 }
 
