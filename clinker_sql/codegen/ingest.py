@@ -27,6 +27,35 @@ _DATETIME_CHAIN = ((rf"^[0-9]{{4}}-[0-9]{{1,2}}-[0-9]{{1,2}}T{_TS}\z", "y-M-d'T'
                    (r"^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\z", "M/d/y H:m"))
 
 
+# RFC 3339 with an offset, tried first on the default chain and normalized to UTC (Clinker's
+# coerce_to_datetime: chrono's parse_from_rfc3339, then naive_utc)
+_RFC3339 = (r"^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)"
+            r"([Zz]|[+-][0-9]{2}:[0-9]{2})\z")
+
+
+def _rfc3339(raw: exp.Expression) -> tuple[exp.Expression, exp.Expression]:
+    """(raw is RFC 3339 with an offset, its UTC TIMESTAMP_NTZ)."""
+    def part(i: int) -> exp.Expression:
+        return S.fn("regexp_extract", raw, S.string(_RFC3339), S.bigint(i))
+
+    local = S.try_cast(S.fn("concat", part(1), S.string("T"), part(2)), "TIMESTAMP_NTZ")
+    tz = part(4)
+    hours = S.try_cast(S.fn("substr", tz, S.bigint(2), S.bigint(2)), "INT")
+    minutes = S.try_cast(S.fn("substr", tz, S.bigint(5), S.bigint(2)), "INT")
+    east = exp.Add(this=exp.Mul(this=hours, expression=S.bigint(3600)),
+                   expression=exp.Mul(this=minutes, expression=S.bigint(60)))
+    utc = exp.EQ(this=S.fn("upper", tz), expression=S.string("Z"))
+    offset = S.case([(utc, S.bigint(0)),
+                     (exp.EQ(this=S.fn("substr", tz, S.bigint(1), S.bigint(1)),
+                             expression=S.string("-")), exp.Neg(this=exp.Paren(this=east)))],
+                    east)
+    valid = S.and_(_matches(raw, _RFC3339), S.or_(utc, S.and_(
+        exp.LT(this=hours, expression=S.bigint(24)),
+        exp.LT(this=minutes, expression=S.bigint(60)))))
+    return valid, S.fn("timestampadd", exp.var("SECOND"), exp.Neg(this=exp.Paren(
+        this=offset)), local)
+
+
 def _matches(raw: exp.Expression, regex: str) -> exp.Expression:
     return S.is_true(exp.RegexpLike(this=raw, expression=S.string(regex)))
 
@@ -78,6 +107,10 @@ def typed_value(raw: exp.Expression, column: m.Column) -> exp.Expression:
             pattern = java_pattern(column.format, Literal(Pos(1, 1), column.format, "string"),
                                    parsing=True)
             return S.try_cast(S.fn("try_to_timestamp", raw, S.string(pattern)), target)
-        return _parse_chain(raw, _DATE_CHAIN if t == "date" else _DATETIME_CHAIN, target)
+        if t == "date":
+            return _parse_chain(raw, _DATE_CHAIN, target)
+        valid, utc = _rfc3339(raw)
+        chain = _parse_chain(raw, _DATETIME_CHAIN, target)
+        return S.case([(S.is_true(valid), utc)], chain)
     raise fail("CS001", f"column type '{t}' is not supported for this source format",
                column.loc)

@@ -184,3 +184,30 @@ def test_typed_cells_are_quoted_only_when_they_hold_the_delimiter(executor, tmp_
                             f"      options: {{ delimiter: '{delimiter}' }}")
         r = run(executor, tmp_path, sunk, {"in.csv": "id,qty,price\na,-3,5\n"})
         assert (tmp_path / "out" / "out.csv").read_text() == expected
+
+
+def test_rfc3339_datetimes_are_read_as_utc(executor, tmp_path):
+    """Clinker's coerce_to_datetime: on the default chain an RFC 3339 value with an offset
+    is accepted first and normalized to UTC (its DateTime has no zone); without an offset
+    the chain's formats apply; surrounding blanks are refused."""
+    from .pipelines import pipeline as build, sink, source, transform
+    text = build(source("s", "id, at: date_time"),
+                 transform("t", "s", 'emit id = id\nemit at = at\n'
+                                     'emit shown = at.format_date("%Y-%m-%d %H:%M:%S")'),
+                 sink("out", "t"), name="rfc3339")
+    r = run(executor, tmp_path, text, {"s.csv": """\
+        id,at
+        z,2026-01-31T08:27:00Z
+        plus,2026-01-31T08:27:00+02:30
+        minus,2026-01-31T23:27:00.250-01:00
+        lower,2026-01-31t08:27:00z
+        naive,2026-01-31T08:27:00
+        space,2026-01-31 08:27:00+00:00
+        blank," 2026-01-31T08:27:00Z"
+        badhour,2026-01-31T08:27:00+24:00
+    """})
+    shown = dict(zip(r.column("out.csv", "id"), r.column("out.csv", "shown")))
+    assert shown == {"z": "2026-01-31 08:27:00", "plus": "2026-01-31 05:57:00",
+                     "minus": "2026-02-01 00:27:00", "lower": "2026-01-31 08:27:00",
+                     "naive": "2026-01-31 08:27:00", "space": "2026-01-31 08:27:00"}
+    assert sorted(row["id"] for row in r.rows("dlq.csv")) == ["badhour", "blank"]
