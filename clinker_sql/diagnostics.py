@@ -88,6 +88,8 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("E318", "a DLQ max_rate outside (0, 1], or two DLQ files that are one"),
     CodeInfo("E319", "combine with on_miss: error found a driver row without a match"),
     CodeInfo("E322", "two outputs write the same file"),
+    CodeInfo("E325", "a combine emitted more rows than its max_output_rows cap",
+             hint="raise max_output_rows, or narrow the join"),
     CodeInfo("E327", "combine range comparison whose operands are not an orderable pair",
              hint="compare matching int, float, or decimal operands on both sides"),
     CodeInfo("E364", "sink mapping: is not an ordered list of `col` or `out: col` entries"),

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
+from clinker_sql.codegen.combine_cap import output_cap_check
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
 from clinker_sql.codegen.dlq_shape import ORDER, dlq_select
@@ -168,6 +169,7 @@ def compile_combine(ctx: Context, node: m.CombineNode,
     cases = _cases_view(ctx, plan, last)
     final = _final_view(ctx, plan, _eval_view(ctx, plan, cases, program), program)
     relation = _ok_view(ctx, plan, final, program)
+    output_cap_check(ctx, node, relation.view)
     errors = _error_views(ctx, plan, _failing_chain(ctx, plan, build_view, program) or final)
     if node.on_miss == "error" and node.match != "collect":
         _on_miss_check(ctx, plan, cases, errors)

@@ -199,6 +199,7 @@ class CombineNode(Node):
     on_miss: str = "null_fields"
     drive: str | None = None
     propagate_ck: Any = "driver"
+    max_output_rows: int | None = None  # more output rows abort the run (E325)
 
     @property
     def inputs(self) -> tuple[Ref, ...]:

@@ -493,11 +493,15 @@ def _combine(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         propagate = ("named", tuple(named))
     else:
         raise fail("E000", "propagate_ck must be driver, all or {named: [...]}", pck.loc)
-    c.refuse(("correlation_fanout_policy", "max_output_rows"),
-             "combine '{key}' is not supported yet")
+    cap = c.int("max_output_rows")
+    if cap is not None and cap < 0:
+        raise fail("E000", "max_output_rows must be a non-negative integer",
+                   c.key_loc("max_output_rows"))
+    c.refuse(("correlation_fanout_policy",), "combine '{key}' is not supported yet")
     c.done()
     return m.CombineNode(**common, combine_inputs=inputs, where=where, cxl=cxl, match=match,
-                         on_miss=on_miss, drive=drive, propagate_ck=propagate)
+                         on_miss=on_miss, drive=drive, propagate_ck=propagate,
+                         max_output_rows=cap)
 
 
 def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:

@@ -36,7 +36,6 @@ KNOWN = {
     "combine/012_combine_pure_range_match_first_build_order": _SORT_ORDER,
     "combine/020_route_merge_concat_declaration_order":
         "a merge's rows keep their source order, not its inputs' declaration order",
-    "diag/067_err_E325_combine_max_output_rows": "combine max_output_rows is refused",
 }
 
 
