@@ -1,5 +1,9 @@
 """Combine node -> a join of the driver with one build input (spec §2.6).
 
+A combine of 3 to 8 inputs is Clinker's chain of binary joins (codegen/combine_chain.py):
+its last step is compiled here, with a driver Side whose `members` map each joined
+input's fields onto the intermediate rows' columns.
+
 Views, in order (`<n>` is the node name; the optional ones only when needed):
 
   <n>.build    the build input with its join-key values (`$k.<i>`) and its order
@@ -95,9 +99,18 @@ class Side:
     relation: Relation
     prefix: str  # column prefix from <n>.pairs on: "$d." (driver) or "$b." (build)
     alias: str  # table alias inside <n>.pairs: drv | bld
+    # an N-ary chain's intermediate rows (codegen/combine_chain.py): the inputs joined so
+    # far, each as (qualifier, ((field, column, type), ...)); empty for a plain input
+    members: tuple[tuple[str, tuple[tuple[str, str, T.CxlType], ...]], ...] = ()
 
     def col(self, name: str) -> str:
         return self.prefix + name
+
+    def fields(self) -> dict[str, dict[str, tuple[str, T.CxlType]]]:
+        """qualifier -> field -> (column of the relation, type)."""
+        if self.members:
+            return {q: {f: (c, t) for f, c, t in fs} for q, fs in self.members}
+        return {self.qualifier: {c: (c, t) for c, t in self.relation.columns}}
 
     @property
     def payload(self) -> tuple[tuple[str, T.CxlType], ...]:
@@ -125,6 +138,7 @@ class Plan:
     build_ck: frozenset[str]  # the build $ck.* columns propagate_ck lets through
     correlated: bool  # some source declares a correlation key (errors are parked)
     tag: str = ""  # view-name prefix of a second chain over the failing driver rows only
+    stage: str = ""  # the DLQ stage's node name when not the node's (an N-ary chain's step)
 
     def view(self, part: str) -> str:
         return f"{self.node.name}.{self.tag}{part}"
@@ -132,28 +146,49 @@ class Plan:
 
 def compile_combine(ctx: Context, node: m.CombineNode,
                     inputs: list[tuple[str, Relation]]) -> Relation:
-    driver, build = _sides(node, inputs)
-    quals = {s.qualifier: {c for c, _ in s.relation.columns} for s in (driver, build)}
-    where = compile_cxl(node.where, lambda: _decompose(ctx, node, driver, build, quals))
+    drive = _check_inputs(node, inputs)
+    if len(inputs) > 2:  # a chain of binary joins, as Clinker decomposes it
+        from clinker_sql.codegen.combine_chain import compile_chain
+        return compile_chain(ctx, node, inputs, drive)
+    rel = dict(inputs)
+    other = next(q for q, _ in inputs if q != drive)
+    return compile_binary(ctx, node, Side(drive, rel[drive], "$d.", "drv"),
+                          Side(other, rel[other], "$b.", "bld"))
+
+
+def compile_binary(ctx: Context, node: m.CombineNode, driver: Side, build: Side,
+                   only: list[a.Expr] | None = None, stage: str = "") -> Relation:
+    """The join of `driver` with `build`; `only`: the where conjuncts of an N-ary chain's
+    last step (already checked), instead of the node's whole where-clause."""
+    quals = {q: set(f) for s in (driver, build) for q, f in s.fields().items()}
+    where = compile_cxl(node.where, lambda: _decompose(ctx, node, driver, build, quals, only))
     if node.match == "collect" and node.cxl.text.strip():
         raise fail("E311", f"combine '{node.name}' uses match: collect, so its cxl must be "
                    "empty", node.cxl.location(1, 1),
                    "collect emits the driver fields plus an array named after the build input")
     general = bool(where.ranges) or where.residual is not None
-    repeats = _may_repeat(ctx, dict(node.combine_inputs)[driver.qualifier]) or \
+    repeats = may_repeat(ctx, dict(node.combine_inputs)[driver.qualifier]) or \
         driver.relation.fan
     program = None
     if node.match != "collect":
         program = compile_cxl(node.cxl, lambda: _lower_body(ctx, node, driver, build, quals))
     windows = general or (node.match == "all" and bool(program and program.faults))
-    driver = _driver_view(ctx, node, driver, repeats and windows)
+    driver = driver_view(ctx, node, driver, repeats and windows)
     ck, build_ck = _output_ck(node, driver, build)
     identity = tuple(driver.col(h) for h in HIDDEN) + ((driver.col(DUP),) if repeats and
                                                         windows else ())
     correlated = any(isinstance(n, m.SourceNode) and n.config.correlation_key
                      for n in ctx.pipeline.nodes)
-    plan = Plan(node, driver, build, where, general, identity, ck, build_ck, correlated)
-    build_view = _build_view(ctx, plan)
+    if driver.members and correlated and (where.driver_faults or program and program.faults) \
+            and ctx.pipeline.error_handling.strategy == "continue":
+        raise fail("CS001", f"combine '{node.name}': an N-ary combine whose join keys or cxl "
+                   "can fail is not supported when sources declare a correlation_key (Clinker "
+                   "parks the failing intermediate row, which carries no correlation key, "
+                   "in a group of its own)", node.loc,
+                   "make the keys and the cxl infallible, or chain two-input combines")
+    plan = Plan(node, driver, build, where, general, identity, ck, build_ck, correlated,
+                stage=stage)
+    build_view = build_input_view(ctx, plan)
     # the copy gives the join planner the build input's real size where Spark's estimate
     # is too large to broadcast it (combine, 1M order lines x 125k customers, when the rows
     # were numbered through a join: the write 4.5 -> 2.3 s, the copy 0.8 s); a build input
@@ -178,7 +213,8 @@ def compile_combine(ctx: Context, node: m.CombineNode,
 
 # ---- inputs and checks -------------------------------------------------------------------
 
-def _sides(node: m.CombineNode, inputs: list[tuple[str, Relation]]) -> tuple[Side, Side]:
+def _check_inputs(node: m.CombineNode, inputs: list[tuple[str, Relation]]) -> str:
+    """E300 / E301 / E306; the driver's qualifier."""
     if not 2 <= len(inputs) <= MAX_INPUTS:
         raise fail("E300", f"combine '{node.name}' declares {len(inputs)} input(s); a combine "
                    f"takes 2 to {MAX_INPUTS}", node.loc,
@@ -192,16 +228,10 @@ def _sides(node: m.CombineNode, inputs: list[tuple[str, Relation]]) -> tuple[Sid
     if drive not in names:
         raise fail("E306", f"combine '{node.name}': drive '{drive}' is not one of its inputs "
                    f"({', '.join(names)})", node.loc)
-    if len(inputs) > 2:
-        raise fail("CS001", f"combine '{node.name}' has {len(inputs)} inputs; combines of more "
-                   "than 2 inputs are not supported yet", node.loc,
-                   "chain two-input combines instead")
-    rel = dict(inputs)
-    other = next(q for q in names if q != drive)
-    return (Side(drive, rel[drive], "$d.", "drv"), Side(other, rel[other], "$b.", "bld"))
+    return drive
 
 
-def _may_repeat(ctx: Context, ref: m.Ref) -> bool:
+def may_repeat(ctx: Context, ref: m.Ref) -> bool:
     """Whether two driver rows can share a row identity (fan-out or overlapping branches)."""
     merge = inclusive = False
     for n in upstream(ctx.pipeline.nodes, [ref.node]):
@@ -259,7 +289,8 @@ def _scope(ctx: Context, sides: tuple[Side, ...], ref: Callable[[Side, str], exp
     for key, column in (("name", SOURCE_NAME), ("file", SOURCE_FILE), ("path", SOURCE_FILE),
                         ("row", SOURCE_ROW)):
         system[("source", key)] = (ref(driver, column), system[("source", key)][1])
-    quals = {s.qualifier: {c: (ref(s, c), t) for c, t in s.relation.columns} for s in sides}
+    quals = {q: {f: (ref(s, c), t) for f, (c, t) in fs.items()}
+             for s in sides for q, fs in s.fields().items()}
     owner = _owner({q: set(f) for q, f in quals.items()})
     columns = {f: quals[q][f] for f, q in owner.items()}
     return Scope(columns=columns, system=system, context="combine", qualifiers=quals)
@@ -273,36 +304,48 @@ def _conjuncts(e: a.Expr) -> list[a.Expr]:
     return [e]
 
 
+def qualifiers_of(e: a.Expr, quals: dict[str, set[str]], owner: dict[str, str]) -> set[str]:
+    """The inputs an expression reads (`q.field`, or a bare field only one input has)."""
+    out = {n.parts[0] for n in _walk(e) if isinstance(n, a.Qualified) and n.parts[0] in quals}
+    return out | {owner[n.name] for n in _walk(e) if isinstance(n, a.Name) and n.name in owner}
+
+
+def is_false_guarded(expr: a.Expr) -> bool:
+    return isinstance(expr, a.Binary) and expr.op == "??" and \
+        isinstance(expr.right, a.Literal) and expr.right.value is False
+
+
 def _decompose(ctx: Context, node: m.CombineNode, driver: Side, build: Side,
-               quals: dict[str, set[str]]) -> Where:
+               quals: dict[str, set[str]], only: list[a.Expr] | None = None) -> Where:
     expr = parse_expression(node.where.text)
-    _check_refs(expr, quals, "E304", "where-clause", node)
     owner = _owner(quals)
     join = Lowerer(_scope(ctx, (driver, build), lambda s, c: S.col(c, s.alias), driver))
     build_only = Lowerer(_scope(ctx, (build,), lambda s, c: S.col(c), driver))
-    whole = join.lower(expr)
-    if whole.type.kind not in ("bool", "any", "null"):
-        raise CxlError("E303", f"combine '{node.name}' where-clause must be bool, found "
-                       f"{whole.type}", expr.pos.line, expr.pos.col)
+    if only is None:
+        _check_refs(expr, quals, "E304", "where-clause", node)
+        whole = join.lower(expr)
+        if whole.type.kind not in ("bool", "any", "null"):
+            raise CxlError("E303", f"combine '{node.name}' where-clause must be bool, found "
+                           f"{whole.type}", expr.pos.line, expr.pos.col)
 
     def refs(e: a.Expr) -> set[str]:
-        out = {n.parts[0] for n in _walk(e) if isinstance(n, a.Qualified) and n.parts[0] in quals}
-        return out | {owner[n.name] for n in _walk(e) if isinstance(n, a.Name) and n.name in owner}
+        return qualifiers_of(e, quals, owner)
 
     w = Where([], [], None, (), False)
     residual: list[a.Expr] = []
     # `(...) ?? false` (nullable keys): the comparisons inside still choose the join, and
     # the whole expression stays the residual, so a null operand is a non-match (Clinker's
     # `false_coalesced_predicate`)
-    guarded = isinstance(expr, a.Binary) and expr.op == "??" and \
-        isinstance(expr.right, a.Literal) and expr.right.value is False
-    for c in _conjuncts(expr.left if guarded else expr):
+    guarded = only is None and is_false_guarded(expr)
+    d, b = set(driver.fields()), {build.qualifier}
+    for c in only if only is not None else _conjuncts(expr.left if guarded else expr):
         sides = None
         if isinstance(c, a.Binary) and c.op in ("==", "<", ">", "<=", ">="):
             lq, rq = refs(c.left), refs(c.right)
-            d, b = {driver.qualifier}, {build.qualifier}
-            sides = (c.left, c.right) if (lq, rq) == (d, b) else \
-                (c.right, c.left) if (lq, rq) == (b, d) else None
+            if len(lq) == 1 and lq <= d and rq == b:
+                sides = (c.left, c.right)
+            elif len(rq) == 1 and rq <= d and lq == b:
+                sides = (c.right, c.left)
         if sides is None:
             residual.append(c)
             continue
@@ -320,7 +363,7 @@ def _decompose(ctx: Context, node: m.CombineNode, driver: Side, build: Side,
             w.keys.append((dv, bv))
         else:
             w.never = True  # cross-type values never equal (Int 1 != Float 1.0 != "1")
-    if not w.keys and not w.ranges and not w.never:
+    if not w.keys and not w.ranges and not w.never and only is None:
         raise CxlError("E305", f"combine '{node.name}' where-clause has no cross-input "
                        f"comparison between '{driver.qualifier}' and '{build.qualifier}'",
                        expr.pos.line, expr.pos.col,
@@ -411,10 +454,11 @@ def _output_ck(node: m.CombineNode, driver: Side, build: Side
 
 # ---- views -------------------------------------------------------------------------------
 
-def _driver_view(ctx: Context, node: m.CombineNode, driver: Side, dup: bool) -> Side:
+def driver_view(ctx: Context, node: m.CombineNode, driver: Side, dup: bool,
+                tag: str = "") -> Side:
     if not dup:
         return driver
-    view = ctx.view(node.name, "driver")
+    view = ctx.view(node.name, tag + "driver")
     rel = driver.relation
     ctx.add(Statement("view", node.name, view, render(
         "combine_driver.sql.j2", view=ident(view), input=ident(rel.view),
@@ -463,11 +507,11 @@ def _element(build: Side, ck: frozenset[str], ref: Callable[[str], exp.Expressio
     return S.fn("named_struct", *args)
 
 
-def _build_view(ctx: Context, p: Plan) -> str:
+def build_input_view(ctx: Context, p: Plan) -> str:
     node, build = p.node, p.build
     rel = build.relation
-    view = ctx.view(node.name, "build")
-    repeats = _may_repeat(ctx, dict(node.combine_inputs)[build.qualifier])
+    view = p.view("build")
+    repeats = may_repeat(ctx, dict(node.combine_inputs)[build.qualifier])
     keys = [(bv.sql, f"$k.{i}") for i, (_, bv) in enumerate(p.where.keys)]
     items = [(S.col(c), c) for c, _ in rel.all_columns] + keys
     items += [(_bkey(rel, S.col, repeats, newest_first(p)), BKEY), (S.boolean(True), PRESENT)]
@@ -803,7 +847,10 @@ def _error_views(ctx: Context, p: Plan, final: str) -> str:
     def part(name: str) -> exp.Expression:
         return exp.Dot(this=fault, expression=S.ident(name))
 
-    stage = S.string(f"combine:{node.name}")
+    stage = S.string(f"combine:{p.stage or node.name}")
+    # an N-ary chain's last step drives with intermediate rows, which carry no source name
+    # or file of their own (Clinker's `source_name_arc_of` falls back to '<merged>')
+    merged = bool(drv.members)
     both = ctx.pipeline.error_handling.strategy == "continue" and not (
         node.match == "collect" and not p.general)
     if both:
@@ -819,7 +866,8 @@ def _error_views(ctx: Context, p: Plan, final: str) -> str:
                            "and the matched build rows' DLQ entries", failures=True))
         final = faults
     entry = dlq_select(
-        source_name=S.col(drv.col(SOURCE_NAME)), source_file=S.col(drv.col(SOURCE_FILE)),
+        source_name=S.string(MERGED) if merged else S.col(drv.col(SOURCE_NAME)),
+        source_file=S.string(MERGED) if merged else S.col(drv.col(SOURCE_FILE)),
         source_row=S.col(drv.col(SOURCE_ROW)), order=S.col(drv.col(SOURCE_ORDER)),
         field=part("field"), value=part("value"), category=S.string(CATEGORY),
         detail=part("detail"), stage=stage, trigger=True,

@@ -23,15 +23,10 @@ from clinker_sql.project import Project
 CASES = Path(__file__).parent / "cases"
 ALL = sorted(p.parent for p in CASES.glob("*/*/case.yaml"))
 
-_MORE_INPUTS = "combines of more than 2 inputs are refused (CS001)"
 _SORT_ORDER = "a source's sort_order is refused (CS001)"
 # Clinker behaviour clinker-sql does not have yet: each case fails today, and a fix turns
 # its strict xfail into a failure that says to move it out of this list
 KNOWN = {
-    "ck/108_ck_combine_chain_inherits_driver_meta": _MORE_INPUTS,
-    "combine/016_combine_three_input_chain": _MORE_INPUTS,
-    "combine/017_combine_four_input_equi": _MORE_INPUTS,
-    "combine/018_combine_three_input_equi_then_range": _MORE_INPUTS,
     "ck/111_err_E150_ck_with_window": _SORT_ORDER,
     "combine/012_combine_pure_range_match_first_build_order": _SORT_ORDER,
     "combine/020_route_merge_concat_declaration_order":

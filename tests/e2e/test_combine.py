@@ -455,8 +455,9 @@ def _compile_error(tmp: Path, *nodes: str) -> str:
      ENRICH, {"match": "collect"}, "E311"),
     ("{ orders: orders, products: products }", "orders.quantity > 1", ENRICH, {}, "E305"),
     ("{ orders: orders, products: products }", "orders.quantity", ENRICH, {}, "E303"),
+    # a third input no conjunct reaches: Clinker's disconnected join graph
     ("{ orders: orders, products: products, p2: products }",
-     "orders.product_id == products.product_id", ENRICH, {}, "CS001"),
+     "orders.product_id == products.product_id", ENRICH, {}, "E305"),
 ])
 def test_compile_diagnostics(tmp_path, inputs, where, cxl, config, code):
     nodes = (*_orders_products(tmp_path),
