@@ -78,7 +78,7 @@ from clinker_sql.cxl.lower import Fault, Lowerer, Scope, Val, guard_all
 from clinker_sql.cxl.parser import parse_expression, parse_program
 from clinker_sql.cxl.program import FieldFault, LoweredProgram, lower_program
 from clinker_sql.cxl.text import to_cell
-from clinker_sql.diagnostics import fail
+from clinker_sql.diagnostics import Diagnostic, fail
 
 MERGED = "<merged>"
 CATEGORY = "combine_output_row"
@@ -370,6 +370,16 @@ def _decompose(ctx: Context, node: m.CombineNode, driver: Side, build: Side,
                        "add an equality such as `a.id == b.id`")
     if guarded:
         residual = [expr]
+    if residual and 1 <= len(w.ranges) <= 2:
+        # Clinker joins on ranges with its IEJoin kernel, which re-checks the leftover
+        # condition only past two range conjuncts (iejoin.rs `n_ranges > 2`): with one or
+        # two, the residual is never evaluated. Same rows as Clinker, and said so.
+        ctx.compiled.warnings.append(Diagnostic(
+            "CS050", f"combine '{node.name}': the where conditions that are neither a "
+            "cross-input equality nor a range are not applied, as in Clinker (its range join "
+            "checks them only past two range conjuncts)", node.where.location(1, 1),
+            "filter the combine's output in a transform instead", severity="warning"))
+        residual = []
     if residual:
         conj = residual[0]
         for r in residual[1:]:
