@@ -95,6 +95,8 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("E364", "sink mapping: is not an ordered list of `col` or `out: col` entries"),
     CodeInfo("E365", "sink mapping: names a column the pipeline does not carry there"),
     CodeInfo("E344", "dlq_granularity: document with strategy: fail_fast"),
+    CodeInfo("E368", "type_error_threshold is not in [0, 1]; at run time, the share of "
+             "source-type rejections went over it (exit 3)"),
     CodeInfo("E370", "dlq_granularity: document with a correlation_key"),
     CodeInfo("E373", "a transform log condition is more than one predicate"),
     CodeInfo("E374", "a transform log directive selects a field its input does not carry"),

@@ -26,6 +26,7 @@ from clinker_sql.codegen.retraction import TRIGGERS_SEEN
 from clinker_sql.codegen.sink import SinkPlan, compile_write, csv_line, staging_path
 from clinker_sql.codegen.source import SPLIT_ROWS
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
+from clinker_sql.codegen.type_threshold import compile_type_threshold
 from clinker_sql.codegen.written import compile_written
 from clinker_sql.config import model as m
 from clinker_sql.config.checks import upstream
@@ -185,6 +186,7 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
                 _dlq_write(ctx, list(layout), i)
         _dlq_write(ctx, payload, "union" if len(all_layouts) > 1 else None)
     compile_report(ctx, sources, entries)
+    compile_type_threshold(ctx, sources, DLQ_VIEW)
     compile_written(ctx, sources)
 
 

@@ -241,7 +241,7 @@ class ErrorHandling:
     dlq: DlqConfig | None = None
     max_group_buffer: int = 100_000
     correlation_fanout_policy: str = "any"
-    type_error_threshold: float | None = None
+    type_error_threshold: float | None = None  # share of source-type rejections (E368)
     loc: Location | None = None
 
 

@@ -6,6 +6,7 @@ and sink `config:` blocks (Clinker silently ignores typos there).
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from clinker_sql.config import model as m
@@ -118,12 +119,13 @@ def _error_handling(node: YNode | None) -> m.ErrorHandling:
     max_group_buffer = f.int("max_group_buffer", 100_000)
     policy = f.choice("correlation_fanout_policy", ("any", "all", "primary"), "any")
     threshold = f.number("type_error_threshold")
-    if threshold is not None:
-        raise fail("CS001", "error_handling.type_error_threshold is not supported yet",
-                   f.key_loc("type_error_threshold"))
+    if threshold is not None and not (0.0 <= threshold <= 1.0 and math.isfinite(threshold)):
+        raise fail("E368", f"error_handling.type_error_threshold {threshold} must be a finite "
+                   "number in [0.0, 1.0]", f.key_loc("type_error_threshold"))
     f.done()
     return m.ErrorHandling(strategy=strategy, dlq=dlq, max_group_buffer=max_group_buffer,
-                           correlation_fanout_policy=policy, loc=f.loc)
+                           correlation_fanout_policy=policy, loc=f.loc,
+                           type_error_threshold=threshold)
 
 
 def _dlq_limit(f: Fields, per_source: bool) -> m.DlqLimit:

@@ -31,6 +31,7 @@ from clinker_sql.codegen.materialize import (
 )
 from clinker_sql.codegen.numbering import LISTING, LOCAL, OBSERVED, SKIP_UNLESS, counted_total
 from clinker_sql.codegen.one_pass import ALSO_READS, CLEAN_GROUPS
+from clinker_sql.codegen.type_threshold import AFTER_WRITES_CHECK
 from clinker_sql.codegen.plan import Compiled, Statement
 from clinker_sql.codegen.prune import UNREAD
 from clinker_sql.codegen.split_write import SPLIT
@@ -96,6 +97,7 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
         run.check()
         counts = run.write()
         if compiled.strategy == "continue":  # before anything is committed
+            run.check_after_writes()
             dlq_rate.check(compiled.dlq_limits, counts, compiled.sources)
         _swap_tables(executor, run.tables)  # before the files: a failed swap leaves them
         outputs.commit(run.pending)
@@ -159,11 +161,9 @@ class _Run:
     def check(self) -> None:
         """Coded checks (e.g. combine on_miss: error, E319), then fail_fast's."""
         for stmt in self.compiled.statements:
-            if stmt.kind == "check" and stmt.meta.get("code"):
-                self.views.need(stmt.reads)
-                hit = next(iter(self.executor.query(stmt.sql)), None)
-                if hit is not None:
-                    raise fail(stmt.meta["code"], str(hit["detail"]))
+            if stmt.kind == "check" and stmt.meta.get("code") and \
+                    not stmt.meta.get(AFTER_WRITES_CHECK):
+                self._coded_check(stmt)
         if self.compiled.strategy == "fail_fast":
             check = next(s for s in self.compiled.statements
                          if s.kind == "check" and not s.meta.get("code"))
@@ -171,6 +171,21 @@ class _Run:
             first = next(iter(self.executor.query(check.sql)), None)
             if first is not None:
                 raise _fail_fast(first)
+
+    def _coded_check(self, stmt: Statement) -> None:
+        self.views.need(stmt.reads)
+        hit = next(iter(self.executor.query(stmt.sql)), None)
+        if hit is not None:
+            err = fail(stmt.meta["code"], str(hit["detail"]))
+            if stmt.meta.get(AFTER_WRITES_CHECK):  # a run-time ceiling: exit 3
+                err.diagnostics[0] = err.diagnostics[0].with_exit(EXIT_EVAL)
+            raise err
+
+    def check_after_writes(self) -> None:
+        """Checks on the DLQ itself (codegen/type_threshold.py), before any commit."""
+        for stmt in self.compiled.statements:
+            if stmt.kind == "check" and stmt.meta.get(AFTER_WRITES_CHECK):
+                self._coded_check(stmt)
 
     def write(self) -> dict[str, Any]:
         """Every write; the report after the outputs (they count the sources' rows, and

@@ -241,3 +241,10 @@ def test_accepted_but_unsupported_keys_are_checked_first(edit, code):
     if source_lines:
         text = text.replace("      schema:\n", source_lines + "      schema:\n", 1)
     assert diagnose(text).code == code
+
+
+@pytest.mark.parametrize("value", ["1.5", "-0.1", ".nan"])
+def test_a_type_error_threshold_outside_zero_to_one_is_e368(value):
+    d = diagnose(GOOD.replace("nodes:", _CONTINUE.replace(
+        "nodes:", f"  type_error_threshold: {value}\nnodes:")))
+    assert d.code == "E368" and d.exit_code == 1
