@@ -194,8 +194,10 @@ def _is_empty(c: Call) -> Val:
 def _catch(c: Call) -> Val:
     t = T.unify(c.recv.type, c.args[0].type)
     if t is None:
-        raise error("E200", f"catch() fallback has type {c.args[0].type}, the receiver "
-                    f"{c.recv.type}", c.node)
+        # Clinker's typecheck accepts it (catch takes Any and gives Any)
+        raise error("CS001", f"catch() with a {c.args[0].type} fallback on a {c.recv.type} "
+                    "receiver cannot be translated: its value would be of either type, and a "
+                    "Spark column has one", c.node)
     return Val(S.fn("coalesce", coerce(c.recv, t).sql, coerce(c.args[0], t).sql), t)
 
 

@@ -170,7 +170,8 @@ class Lowerer:
         v = self.lower(e.operand)
         if e.op == "not":
             if v.type.kind not in ("bool", "any", "null"):
-                raise error("E200", f"`not` needs a bool operand, found {v.type}", e)
+                # Clinker's typecheck accepts it; eval gives null for a non-bool operand
+                return Val(S.cast(S.null(), "BOOLEAN"), T.BOOL, v.faults)
             return Val(S.not_(v.sql), T.BOOL, v.faults)
         if v.type.kind == "int":
             overflow = S.eq(v.sql, S.bigint(S.INT64_MIN))
@@ -194,8 +195,10 @@ class Lowerer:
             right = self.lower(e.right)
             t = T.unify(left.type, right.type)
             if t is None:
-                raise error("E200", f"`??` operands have incompatible types {left.type} and "
-                            f"{right.type}", e)
+                # Clinker's typecheck accepts it (the value is either operand's, as is)
+                raise error("CS001", f"`??` with operands of types {left.type} and "
+                            f"{right.type} cannot be translated: its value would be of either "
+                            "type, and a Spark column has one", e)
             faults = left.faults + guard_all(right.faults, S.is_null(left.sql))
             return Val(S.fn("coalesce", coerce(left, t).sql, coerce(right, t).sql), t, faults)
         left, right = self.lower(e.left), self.lower(e.right)

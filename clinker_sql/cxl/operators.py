@@ -22,11 +22,28 @@ _ORDER = {"<": exp.LT, ">": exp.GT, "<=": exp.LTE, ">=": exp.GTE}
 _BOOLISH = ("bool", "any", "null")
 
 
+def _is_field(lw: Lowerer, node: a.Expr) -> bool:
+    return isinstance(node, a.Name) and node.name in lw.scope.columns and \
+        node.name not in lw.scope.lets
+
+
 def logical(lw: Lowerer, e: a.Binary) -> Val:
+    """Clinker's typecheck lets any operand through, except an input field of another type
+    (a schema conflict); at run time (eval/compiled.rs compile_binary) a non-bool left
+    operand gives null without evaluating the right one, and `true and x` / `false or x`
+    give x itself, whatever its type."""
     left, right = lw.lower(e.left), lw.lower(e.right)
-    for side, v in (("left", left), ("right", right)):
-        if v.type.kind not in _BOOLISH:
-            raise error("E200", f"`{e.op}` needs bool operands; the {side} one is {v.type}", e)
+    for node, v in ((e.left, left), (e.right, right)):
+        if v.type.kind not in _BOOLISH and _is_field(lw, node):
+            raise error("E200", f"field '{node.name}' is declared as {v.type} but used as bool "
+                        f"by `{e.op}`", e)
+    if left.type.kind not in _BOOLISH:
+        return Val(S.cast(S.null(), "BOOLEAN"), T.BOOL, left.faults)
+    if right.type.kind not in _BOOLISH:
+        raise error("CS001", f"`{e.op}` with a {right.type} right operand cannot be translated: "
+                    f"Clinker gives that operand's value itself when the left one is "
+                    f"{'true' if e.op == 'and' else 'false'}, which a bool column cannot hold",
+                    e, "compare the operand to get a bool, e.g. `x != 0`")
     # Short-circuit: `false and x` and `true or x` never evaluate x.
     stop = S.boolean(e.op == "or")
     evaluated = S.not_(S.null_safe_eq(left.sql, stop))

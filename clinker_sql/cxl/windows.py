@@ -33,12 +33,13 @@ class WindowContext:
     used: bool = False
     _faults: list[Fault] = field(default_factory=list)
 
-    def _spec(self, ordered: bool, frame: str | None) -> dict:
+    def _spec(self, ordered: bool, frame: str | None, arrival: bool = True) -> dict:
         spec: dict = {"partition_by": [S.col(c) for c in self.partition]}
         if ordered:
             order = [exp.Ordered(this=S.col(f), desc=(o == "desc"), nulls_first=False)
                      for f, o in self.sort]
-            order += [exp.Ordered(this=S.col(c), nulls_first=False) for c in self.arrival]
+            if arrival:
+                order += [exp.Ordered(this=S.col(c), nulls_first=False) for c in self.arrival]
             spec["order"] = exp.Order(expressions=order)
         if frame == "all":
             spec["spec"] = exp.WindowSpec(kind="ROWS", start="UNBOUNDED", start_side="PRECEDING",
@@ -48,9 +49,9 @@ class WindowContext:
                                           end="CURRENT ROW")
         return spec
 
-    def over(self, fn: exp.Expression, ordered: bool = False, frame: str | None = None
-             ) -> exp.Expression:
-        return exp.Window(this=fn, **self._spec(ordered, frame))
+    def over(self, fn: exp.Expression, ordered: bool = False, frame: str | None = None,
+             arrival: bool = True) -> exp.Expression:
+        return exp.Window(this=fn, **self._spec(ordered, frame, arrival))
 
     def no_partition(self) -> exp.Expression:
         return S.or_(*[S.is_null(S.col(c)) for c in self.partition]) if self.partition \
@@ -85,7 +86,10 @@ class WindowContext:
                   "dense_rank": exp.Anonymous(this="dense_rank")}[name]
             if name != "row_number" and not self.sort:
                 return Val(S.bigint(1), T.INT)
-            return Val(S.cast(self.over(fn, ordered=True), "BIGINT"), T.INT)
+            # rank / dense_rank: rows with equal sort keys are peers (window_context.rs
+            # sort_keys_equal), so arrival order must not break their ties
+            return Val(S.cast(self.over(fn, ordered=True, arrival=name == "row_number"),
+                              "BIGINT"), T.INT)
         if name in AGGREGATES:
             if len(e.args) != 1:
                 raise error("E200", f"$window.{name}() takes one field", e)

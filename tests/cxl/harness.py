@@ -181,3 +181,90 @@ def _same(got: Any, want: Any) -> bool:
         return isinstance(got, dict) and set(got) == set(want) and \
             all(_same(got[k], want[k]) for k in want)
     return got == want
+
+
+# ---- whole programs and analytic windows ---------------------------------------------------
+SKIP = "SKIP"  # a program's filters dropped the row
+
+
+def _record(row: Any) -> Any:
+    return row.asDict(recursive=True) if hasattr(row, "asDict") else row
+
+
+def evaluate_programs(spark, cases: list[tuple]) -> list[Outcome]:
+    """Run whole transform programs (lets, emits, filters, `emit each`) over a one-row input,
+    through the same views' items a transform compiles to (codegen/steps.eval_items).
+
+    An outcome's value is SKIP when a filter drops the row, the list of records (dicts) when
+    an `emit each` produces some, else the dict of top-level emits. Its error is the row's
+    first failure as the DLQ detail, without the `row 1: ` prefix. A program that does not
+    lower gets error 'LOWER <code>: <message>'."""
+    from clinker_sql.codegen.steps import EACH, eval_items
+    from clinker_sql.cxl.program import lower_program
+
+    if len(cases) > _CHUNK:
+        return [o for i in range(0, len(cases), _CHUNK)
+                for o in evaluate_programs(spark, cases[i:i + _CHUNK])]
+    outs: list[Outcome | None] = [None] * len(cases)
+    selects: list[str] = []
+    cols: list[str] = ["1 AS `$source.row`"]
+    plans: list[tuple[int, list[str], bool]] = []
+    for i, case in enumerate(cases):  # (text, columns[, max_expansion])
+        text, columns = case[0], case[1]
+        prefix = f"c{i}_"
+        try:
+            program = lower_program(text, _scope(columns, prefix), fanout=True,
+                                    **({"max_expansion": case[2]} if len(case) > 2 else {}))
+            if program.dedups:
+                raise CxlError("CS001", "distinct needs several rows: not run by this harness")
+        except CxlError as exc:
+            outs[i] = Outcome(None, f"LOWER {exc.code}: {exc.message}", "")
+            continue
+        cols += _column_sql(columns, prefix)
+        items = dict((name, e) for e, name in eval_items(program))
+        part = [f"{S.to_sql(items['$keep'])} AS k{i}", f"{S.to_sql(items['$err'])} AS e{i}"]
+        if EACH in items:
+            part.append(f"{S.to_sql(items[EACH])} AS r{i}")
+        names = list(program.emits)
+        part += [f"{S.to_sql(v.sql)} AS f{i}_{j}" for j, v in enumerate(program.emits.values())]
+        selects += part
+        plans.append((i, names, list(program.columns) if EACH in items else None))
+    if plans:
+        statement = S.pretty(f"SELECT {', '.join(selects)} FROM (SELECT {', '.join(cols)}) AS t")
+        row = spark.sql(statement).collect()[0]
+        for i, names, fans in plans:
+            err = row[f"e{i}"]
+            if err is not None:
+                detail = re.sub(r"^row 1: ", "", err["detail"])
+                outs[i] = Outcome(None, detail, statement)
+            elif row[f"k{i}"] is False:
+                outs[i] = Outcome(SKIP, None, statement)
+            elif fans is not None and row[f"r{i}"]:
+                # a record struct's fields are f0, f1, ... in the program's column order
+                outs[i] = Outcome([{fans[int(k[1:])]: v for k, v in _record(r).items()}
+                                   for r in row[f"r{i}"]], None, statement)
+            else:
+                outs[i] = Outcome({n: _record(row[f"f{i}_{j}"]) for j, n in enumerate(names)},
+                                  None, statement)
+    return [o for o in outs if o is not None]
+
+
+def evaluate_window(spark, expr: str, types: dict[str, str], rows: list[dict[str, Any]],
+                    sort: list[tuple[str, str]] | None = None,
+                    partition: list[str] | None = None) -> list[Outcome]:
+    """Evaluate `expr` on every row of a small partition (a transform's analytic_window:
+    `partition` fields, `sort` [(field, asc|desc)], then arrival order)."""
+    from clinker_sql.cxl.windows import WindowContext
+
+    window = WindowContext(partition=partition or [], sort=sort or [], arrival=["_ord"])
+    scope = Scope(columns={n: (S.col(n), cxl_type(t)) for n, t in types.items()},
+                  window=window)
+    v = Lowerer(scope).lower(parse_expression(expr))
+    selects = []
+    for n, r in enumerate(rows):
+        cells = [S.to_sql(S.cast(_literal(r.get(c), cxl_type(t)), T.spark_type_sql(cxl_type(t))))
+                 + " AS " + ident(c) for c, t in types.items()]
+        selects.append("SELECT " + ", ".join(cells + [f"{n} AS _ord"]))
+    statement = S.pretty(f"SELECT {S.to_sql(v.sql)} AS v, {S.to_sql(_error_sql(v))} AS e "
+                         f"FROM ({' UNION ALL '.join(selects)}) AS t ORDER BY _ord")
+    return [Outcome(_record(r["v"]), r["e"], statement) for r in spark.sql(statement).collect()]
