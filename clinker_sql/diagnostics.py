@@ -105,7 +105,7 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("W002", "node names differ only in case"),
     # clinker-sql's own codes
     CodeInfo("CS001", "feature not supported by clinker-sql yet",
-             hint="see the README's coverage table; the feature is refused rather than "
+             hint="see the README's Status section; the feature is refused rather than "
                   "translated with different semantics"),
     CodeInfo("CS002", "CXL evaluation failed under strategy: fail_fast", EXIT_EVAL),
     CodeInfo("CS010", "no Java runtime found for the embedded Spark",

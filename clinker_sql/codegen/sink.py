@@ -84,10 +84,36 @@ def compile_sink(ctx: Context, node: m.SinkNode, upstream: Relation) -> SinkPlan
     return SinkPlan(node, relation, tuple(project(node, upstream)), upstream.view)
 
 
+def _sort_order(ctx: Context, plan: SinkPlan, input_view: str
+                ) -> tuple[str, list[exp.Expression]]:
+    """A sink's `sort_order`: (the view to write, without the rows a `null_order: drop`
+    key leaves out; the keys, before the arrival order that keeps ties as they came:
+    Clinker's sort is stable)."""
+    keys = plan.node.config.sort_order
+    columns = {n for n, _ in plan.relation.columns}
+    for k in keys:
+        if k.field not in columns:
+            raise fail("E000", f"sink '{plan.node.name}' sorts on '{k.field}', which its "
+                       "records do not carry", k.loc or plan.node.loc,
+                       f"its records carry: {', '.join(sorted(columns))}")
+    dropped = [S.not_null(S.col(k.field)) for k in keys if k.null_order == "drop"]
+    if dropped:
+        kept = ctx.view(plan.node.name, "kept")
+        ctx.add(Statement("view", plan.node.name, kept, render(
+            "sink_kept.sql.j2", view=ident(kept), input=ident(input_view),
+            condition=sql(S.and_(*dropped))),
+            header=f"sink {plan.node.name}: without the rows whose sort key is null "
+                   "(null_order: drop)"))
+        input_view = kept
+    return input_view, [exp.Ordered(this=S.col(k.field), desc=k.desc,
+                                    nulls_first=k.null_order == "first") for k in keys]
+
+
 def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
     cfg = plan.node.config
     name = plan.node.name
-    order_by = Sql(", ".join(sql(e) for e in plan.relation.sort_keys()))
+    input_view, sorted_by = _sort_order(ctx, plan, input_view)
+    order_by = Sql(", ".join(sql(e) for e in sorted_by + plan.relation.sort_keys()))
     typed = [(out, S.col(src), t) for out, src, t in plan.columns]
     if cfg.format == "table":
         compile_table_write(ctx, plan, input_view, order_by, typed)
@@ -110,7 +136,7 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
         else:
             view, body, extra = split_write.compile_split_write(
                 ctx, name, [n for n, _ in plan.relation.all_columns], *split, line,
-                plan.relation.order_by(), staging_path(cfg.path))
+                sorted_by + plan.relation.order_by(), staging_path(cfg.path))
             header += f"; before its rows, those that failed in {split[1]}, split off " \
                 "when the output is assembled (codegen/split_write.py)"
             observed = {"observe_view": view, "observe_when": LIVE}

@@ -82,6 +82,17 @@ class SourceConfig:
 
 
 @dataclass(frozen=True)
+class SortKey:
+    """One `sort_order` entry: `field`, or `{field, order: asc|desc, null_order}`; nulls
+    sort last by default whatever the direction (Clinker's compare_authored_values_with_
+    nulls); `drop` (sinks only) leaves out the rows whose key is null."""
+    field: str
+    desc: bool = False
+    null_order: str = "last"  # first | last | drop
+    loc: Location | None = None
+
+
+@dataclass(frozen=True)
 class SinkConfig:
     name: str
     format: str  # csv | json | parquet | table
@@ -98,6 +109,7 @@ class SinkConfig:
     preserve_nulls: bool = False
     correlation_fanout_policy: str | None = None
     table: tuple[str, ...] | None = None  # `type: table`: [catalog.][database.]name
+    sort_order: tuple[SortKey, ...] = ()  # the written order; ties keep arrival order
 
     @property
     def target(self) -> str:

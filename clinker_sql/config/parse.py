@@ -7,6 +7,7 @@ and sink `config:` blocks (Clinker silently ignores typos there).
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 from clinker_sql.config import model as m
@@ -552,10 +553,35 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     if_exists = c.choice("if_exists", ("overwrite", "error", "unique_suffix"), "overwrite")
     if if_exists != "overwrite":
         raise fail("CS001", f"if_exists: {if_exists} is not supported yet", c.key_loc("if_exists"))
-    c.refuse(("sort_order", "schema", "split", "write_meta", "join_values",
+    sort_node = c.raw("sort_order")
+    if sort_node is not None:
+        cfg = replace(cfg, sort_order=sort_keys(sort_node, f"sort_order of {what}"))
+    c.refuse(("schema", "split", "write_meta", "join_values",
               "reconstruct_envelope", "unique_suffix_width"), "sink '{key}' is not supported yet")
     c.done()
     return m.SinkNode(**common, input=ref, config=cfg)
+
+
+def sort_keys(node: YNode, what: str) -> tuple[m.SortKey, ...]:
+    """A `sort_order:` list: each entry a field name or `{field, order, null_order}`."""
+    if not isinstance(node, YSeq) or not node.items:
+        raise fail("E000", f"{what} must be a non-empty list of fields", node.loc,
+                   "write `- field` or `- { field: f, order: desc }`")
+    keys: list[m.SortKey] = []
+    for item in node.items:
+        if isinstance(item, YScalar) and isinstance(item.value, str):
+            key = m.SortKey(item.value, loc=item.loc)
+        else:
+            k = Fields(item, f"an entry of {what}")
+            key = m.SortKey(k.str("field", required=True),
+                            k.choice("order", ("asc", "desc"), "asc") == "desc",
+                            k.choice("null_order", ("first", "last", "drop"), "last"), k.loc)
+            k.done()
+        if any(x.field == key.field for x in keys):
+            raise fail("E000", f"{what} repeats field '{key.field}'", key.loc,
+                       "keep each key once")
+        keys.append(key)
+    return tuple(keys)
 
 
 def _table_sink(f: Fields, c: Fields, ref: m.Ref, cfg_name: str, common: dict) -> m.Node:
