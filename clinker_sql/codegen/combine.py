@@ -894,7 +894,7 @@ def _error_views(ctx: Context, p: Plan, final: str) -> str:
         return view
     # The matched build row is dead-lettered too (Clinker's lineage entry): a collateral,
     # or a trigger of its own correlation group when errors are parked in groups.
-    refers = bool(ctx.numbered)
+    refers = bool(ctx.numbered or ctx.sorted_rows)
     entry = dlq_select(
         source_name=S.col(bld.col(SOURCE_NAME)), source_file=S.col(bld.col(SOURCE_FILE)),
         source_row=S.col(bld.col(SOURCE_ROW)), order=S.col(bld.col(SOURCE_ORDER)),

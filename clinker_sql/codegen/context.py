@@ -19,6 +19,8 @@ class Context:
     # sources whose `$source.row` holds positions (codegen/numbering.py): source ->
     # (order, files view, offsets view, rows view)
     numbered: dict[str, tuple[int, str, str, str]] = field(default_factory=dict)
+    # sources with a sort_order (codegen/source_order.py): source -> (order, rows view)
+    sorted_rows: dict[str, tuple[int, str]] = field(default_factory=dict)
     # a fused chain's good-rows view -> (its carry view, its failing rows' view): a sink
     # reading it writes the failing rows as it goes (codegen/split_write.py)
     chain_ends: dict[str, tuple[str, str]] = field(default_factory=dict)

@@ -25,6 +25,7 @@ from clinker_sql.codegen.records_copy import RECORDS_COPY
 from clinker_sql.codegen.retraction import TRIGGERS_SEEN
 from clinker_sql.codegen.sink import SinkPlan, compile_write, csv_line, staging_path
 from clinker_sql.codegen.source import SPLIT_ROWS
+from clinker_sql.codegen.source_order import compile_lines
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.codegen.type_threshold import compile_type_threshold
 from clinker_sql.codegen.written import compile_written
@@ -77,7 +78,7 @@ def _union(ctx: Context, view: str, sources: list[tuple[str, tuple[str, ...], in
             failed, node = ctx.fused_errors[source_view]
             chains.setdefault(failed, []).append((node, layout))
     # entries whose detail names another row carry it (`$ref.*`, codegen/numbering.py)
-    refs = bool(ctx.numbered) and any(ev.refers for ev in ctx.error_views)
+    refs = bool(ctx.numbered or ctx.sorted_rows) and any(ev.refers for ev in ctx.error_views)
     carry = {ev.view for ev in ctx.error_views if ev.refers} | _UNIONS
 
     def ref_items(source_view: str | None) -> list[tuple[exp.Expression, str]]:
@@ -105,10 +106,11 @@ def _union(ctx: Context, view: str, sources: list[tuple[str, tuple[str, ...], in
                  for c in DLQ_COLUMNS + (ORDER, LAYOUT) + tuple(payload)] + ref_items(None)
         parts.append(Sql(f"{select_list(empty)}\nWHERE FALSE"))
     numbered = None
-    if view == DLQ_VIEW and ctx.numbered:  # positions become row numbers here
+    if view == DLQ_VIEW and (ctx.numbered or ctx.sorted_rows):  # row numbers here
         union = render("dlq.sql.j2", view=None, parts=parts, numbered=None)
         numbered = numbered_select(list(DLQ_COLUMNS + (ORDER, LAYOUT)) + list(payload),
-                                   Sql(f"(\n{union}\n)"), refs)
+                                   Sql(f"(\n{union}\n)"), refs, positions=bool(ctx.numbered),
+                                   lines=bool(ctx.sorted_rows))
     ctx.add(Statement("view", None, view, render("dlq.sql.j2", view=ident(view), parts=parts,
                                                  numbered=numbered),
                       header=header + (" (row numbers from their positions: "
@@ -168,6 +170,8 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
     entries = (TRIGGERS_VIEW, OVERFLOW) if correlated else (TRIGGERS_VIEW,)
     for stmt in compile_numbering(ctx.numbered, entries):
         ctx.add(stmt)
+    if ctx.sorted_rows:
+        compile_lines(ctx, ctx.sorted_rows)
     _union(ctx, DLQ_VIEW, dlq_parts, payload, "the DLQ: triggers and collaterals")
     if correlated and ctx.pipeline.error_handling.strategy == "continue":
         # the report and the DLQ write each read it: the collaterals are ranked once

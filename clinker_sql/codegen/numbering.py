@@ -42,6 +42,7 @@ from clinker_sql.codegen.templates import Sql, ident, select_list, sql
 from clinker_sql.config import model as m
 
 NUMBERING_VIEW = "$pipeline.numbering"
+LINES_VIEW = "$pipeline.lines"  # codegen/source_order.py
 LOW_BITS = 33  # monotonically_increasing_id(): the place in the split, under the split id
 SCALE = 2 ** LOW_BITS
 ROW = "_cxl_dlq_source_row"
@@ -69,11 +70,11 @@ _READS_ROW = re.compile(r"\$source\s*\.\s*row\b")
 
 def lazy(pipeline: m.Pipeline, cfg: m.SourceConfig, whole_files: bool) -> bool:
     """Whether the source's `$source.row` holds positions until the DLQ (see above)."""
-    if not whole_files or pipeline.error_handling.strategy != "continue":
-        return False
+    if not whole_files or pipeline.error_handling.strategy != "continue" or cfg.sort_order:
+        return False  # a sorted source maps its rows to lines instead (source_order.py)
     if any(isinstance(n, m.CombineNode) and n.on_miss == "error" for n in pipeline.nodes):
         return False  # its E319 message names the driver row before anything is written
-    return not any(_READS_ROW.search(c.text) for c in _cxl_sources(pipeline))
+    return not reads_source_row(pipeline)
 
 
 def _cxl_sources(value: object, seen: set[int] | None = None) -> list[m.CxlSource]:
@@ -92,6 +93,11 @@ def _cxl_sources(value: object, seen: set[int] | None = None) -> list[m.CxlSourc
         return [c for f in dataclasses.fields(value)
                 for c in _cxl_sources(getattr(value, f.name), seen)]
     return []
+
+
+def reads_source_row(pipeline: m.Pipeline) -> bool:
+    """Whether a CXL program of the pipeline reads `$source.row`."""
+    return any(_READS_ROW.search(c.text) for c in _cxl_sources(pipeline))
 
 
 def counted_total(view: str, rows: int) -> str:
@@ -196,23 +202,46 @@ def _cxl_prefix(detail: exp.Expression, row: exp.Expression, number: exp.Express
                 exp.Add(this=S.bigint(5), expression=S.fn("length", p.copy())))))
 
 
-def numbered_select(columns: list[str], entries: Sql, refs: bool = False) -> Sql:
+def _found(order: str, row: str, positions: bool, lines: bool, alias: str
+           ) -> tuple[list[str], str, str]:
+    """The joins that turn an entry's (order, row) into its row number: a file of
+    `$pipeline.numbering` (`positions`, as `alias`) and a row of `$pipeline.lines` (a
+    sorted source, codegen/source_order.py, as `alias` + "l"); (joins, found, number)."""
+    joins, found, number = [], [], S.col(row, "e")
+    if positions:
+        on, n = _numbered(order, row, alias)
+        joins.append(f"LEFT JOIN {ident(NUMBERING_VIEW)} AS {alias}\n  ON {sql(on)}")
+        found.append(S.not_null(S.col(ORDER, alias)))
+        number = n
+    if lines:
+        la = alias + "l"
+        on = S.and_(S.eq(S.col(order, "e"), S.col(ORDER, la)),
+                    S.eq(S.col(row, "e"), S.col("$source.row", la)))
+        joins.append(f"LEFT JOIN {ident(LINES_VIEW)} AS {la}\n  ON {sql(on)}")
+        found.append(S.not_null(S.col(ORDER, la)))
+        number = S.case([(found[-1], S.col("$source.line", la))], number)
+    return joins, sql(S.or_(*found)), sql(number)
+
+
+def numbered_select(columns: list[str], entries: Sql, refs: bool = False,
+                    positions: bool = True, lines: bool = False) -> Sql:
     """SELECT list and FROM over `entries` (a view, or a parenthesized query with an
     alias-free body) with each position in `_cxl_dlq_source_row`, and in the detail text
-    that names it, turned into its row number. Entries of sources numbered up front, and
-    aggregate rows, match no file and keep theirs. `refs`: the entries have `$ref.order`
-    and `$ref.row`, the row their detail names when it is not their own (else NULL)."""
-    on, number = _numbered(ORDER, ROW, "n")
-    hint, joins = "BROADCAST(n)", ""
-    selected = f"{sql(S.not_null(S.col(ORDER, 'n')))} AS `$found`, {sql(number)} AS `$number`"
+    that names it, turned into its row number (`positions`), and each arrival number of a
+    sorted source into its row number in the files (`lines`). Entries of sources numbered
+    up front, and aggregate rows, match no file and keep theirs. `refs`: the entries have
+    `$ref.order` and `$ref.row`, the row their detail names when it is not their own (else
+    NULL)."""
+    joins, found, number = _found(ORDER, ROW, positions, lines, "n")
+    selected = f"{found} AS `$found`, {number} AS `$number`"
     if refs:
-        ref_on, ref_number = _numbered(REF_ORDER, REF_ROW, "m")
-        hint = "BROADCAST(n), BROADCAST(m)"
-        joins = f"\n  LEFT JOIN {ident(NUMBERING_VIEW)} AS m\n  ON {sql(ref_on)}"
-        selected += (f", {sql(S.not_null(S.col(ORDER, 'm')))} AS `$ref_found`, "
-                     f"{sql(ref_number)} AS `$ref_number`")
-    inner = (f"SELECT /*+ {hint} */ e.*, {selected}\n  FROM {entries} AS e\n"
-             f"  LEFT JOIN {ident(NUMBERING_VIEW)} AS n\n  ON {sql(on)}{joins}")
+        ref_joins, ref_found, ref_number = _found(REF_ORDER, REF_ROW, positions, lines, "m")
+        joins += ref_joins
+        selected += f", {ref_found} AS `$ref_found`, {ref_number} AS `$ref_number`"
+    hint = ", ".join(f"BROADCAST({a})" for a in ("n", "m")[:1 + refs]) if positions else ""
+    hint = f"/*+ {hint} */ " if hint else ""
+    inner = (f"SELECT {hint}e.*, {selected}\n  FROM {entries} AS e\n  " +
+             "\n  ".join(joins))
     p, r = S.cast(S.col(ROW), "STRING"), S.cast(S.col("$number"), "STRING")
     detail = S.col(DETAIL)
     e126 = S.fn("instr", detail.copy(), S.fn("concat", S.string('" row='), p.copy(),

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from sqlglot import exp
 
-from clinker_sql.codegen import fusion, numbering
+from clinker_sql.codegen import fusion, numbering, source_order
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import dlq_select
@@ -39,6 +39,10 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     if cfg.path_kind == "paths" and len(cfg.paths) != 1:
         raise fail("CS001", "a source with several `paths:` is not supported yet; use `glob:`",
                    node.loc)
+    if cfg.sort_order and numbering.reads_source_row(ctx.pipeline):
+        raise fail("CS001", f"source '{node.name}' declares a sort_order, and a CXL program "
+                   "reads $source.row: not supported (the rows' arrival order is not their "
+                   "order in the files)", node.loc)
     raw, split, offsets, rows, total, ok, err = (
         ctx.view(node.name, s)
         for s in ("scan", "split", "offsets", "rows", "total", None, "errors"))
@@ -120,11 +124,20 @@ def _numbers(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expres
         header=f"source {node.name}: where each file split starts in the row numbering"))
     ctx.add(checkpoint(offsets, node.name, "one small job instead of an aggregate, a sort "
                        "and a broadcast in every statement that reads the rows"))
-    ctx.add(Statement("view", node.name, rows, render(
-        "source_rows.sql.j2", view=ident(rows), split=ident(split), offsets=ident(offsets),
-        scan_columns=scan_columns, source_name=sql(S.string(node.name)),
-        source_order=sql(S.bigint(order))),
-        header=f"source {node.name}: stamp $source.row"))
+    args = dict(view=ident(rows), split=ident(split), offsets=ident(offsets),
+                scan_columns=scan_columns, source_name=sql(S.string(node.name)),
+                source_order=sql(S.bigint(order)))
+    if node.config.sort_order:  # arrival order != file order (codegen/source_order.py)
+        ctx.add(Statement("view", node.name, rows, render(
+            "source_rows_sorted.sql.j2", **args, **source_order.rows_args(node.config)),
+            header=f"source {node.name}: stamp $source.row in its sort_order within each "
+                   "file ($source.line: the row's number in its file)"))
+        ctx.sorted_rows[node.name] = (order, rows)
+        if node.config.on_unsorted == "error":
+            source_order.compile_unsorted_check(ctx, node, rows)
+        return
+    ctx.add(Statement("view", node.name, rows, render("source_rows.sql.j2", **args),
+                      header=f"source {node.name}: stamp $source.row"))
 
 
 def _positions(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expression,
@@ -240,7 +253,9 @@ def _type_error_detail(node: m.SourceNode, cfg: m.SourceConfig,
         if isinstance(b, exp.Boolean):
             continue
         text = S.fn("concat", S.string(f'[E126] source="{node.name}" file="'),
-                    S.col(SOURCE_FILE), S.string('" row='), S.cast(S.col(SOURCE_ROW), "STRING"),
+                    S.col(SOURCE_FILE), S.string('" row='),
+                    S.cast(S.col(source_order.LINE if cfg.sort_order else SOURCE_ROW),
+                           "STRING"),
                     S.string(f' column={i + 1} field="{c.name}" '
                              f'declared_type={_TYPE_NAMES.get(c.type, c.type)}: value "'),
                     S.fn("coalesce", S.col(c.name), S.string("")),

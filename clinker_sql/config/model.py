@@ -64,6 +64,17 @@ class JsonOptions:
 
 
 @dataclass(frozen=True)
+class SortKey:
+    """One `sort_order` entry: `field`, or `{field, order: asc|desc, null_order}`; nulls
+    sort last by default whatever the direction (Clinker's compare_authored_values_with_
+    nulls); `drop` (sinks only) leaves out the rows whose key is null."""
+    field: str
+    desc: bool = False
+    null_order: str = "last"  # first | last | drop
+    loc: Location | None = None
+
+
+@dataclass(frozen=True)
 class SourceConfig:
     name: str
     format: str  # csv | json | parquet
@@ -79,17 +90,10 @@ class SourceConfig:
     # config/checks.py: each is (the key's location, the watermark column or granularity)
     watermark: tuple[Location, str] | None = None
     document_dlq: Location | None = None  # dlq_granularity: document
-
-
-@dataclass(frozen=True)
-class SortKey:
-    """One `sort_order` entry: `field`, or `{field, order: asc|desc, null_order}`; nulls
-    sort last by default whatever the direction (Clinker's compare_authored_values_with_
-    nulls); `drop` (sinks only) leaves out the rows whose key is null."""
-    field: str
-    desc: bool = False
-    null_order: str = "last"  # first | last | drop
-    loc: Location | None = None
+    # the order of the records inside each file (codegen/source_order.py): `warn` repairs
+    # an unsorted file, `error` refuses it (E366)
+    sort_order: tuple[SortKey, ...] = ()
+    on_unsorted: str = "warn"
 
 
 @dataclass(frozen=True)

@@ -265,7 +265,8 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         u.done()
     watermark = _watermark(c, schema, what)
     granularity = c.choice("dlq_granularity", ("record", "document"), "record")
-    c.refuse(("exclude", "files", "sort_order", "on_unsorted",
+    sorted_by, on_unsorted = _source_order(c, schema, common["name"])
+    c.refuse(("exclude", "files",
               "split_to_rows", "split_values", "transport", "envelope", "resource",
               "modified_after", "modified_before", "min_size", "max_size"),
              "source '{key}' is not supported yet")
@@ -275,8 +276,34 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
                          correlation_key_loc=ck_node.loc if ck_node else None,
                          csv=csv_opts, json=json_opts, on_unmapped=unmapped,
                          watermark=watermark, document_dlq=c.key_loc("dlq_granularity")
-                         if granularity == "document" else None)
+                         if granularity == "document" else None,
+                         sort_order=sorted_by, on_unsorted=on_unsorted)
     return m.SourceNode(**common, config=cfg)
+
+
+def _source_order(c: Fields, schema: tuple[m.Column, ...], name: str
+                  ) -> tuple[tuple[m.SortKey, ...], str]:
+    """A source's `sort_order` (the order of the records inside each file) and its
+    `on_unsorted` policy, checked as Clinker's validate_source_sort_policy does."""
+    policy = c.choice("on_unsorted", ("warn", "error"))
+    node = c.raw("sort_order")
+    if node is None:
+        if policy is not None:
+            raise fail("E000", f"source '{name}' sets `on_unsorted` without a record-level "
+                       "`sort_order`", c.key_loc("on_unsorted"),
+                       f"add `sort_order: [{schema[0].name}]` or remove `on_unsorted`")
+        return (), "warn"
+    keys = sort_keys(node, f"sort_order of source '{name}'")
+    names = [col.name for col in schema]
+    for k in keys:
+        if k.null_order == "drop":
+            raise fail("E000", f"source '{name}' uses `null_order: drop` for sort field "
+                       f"'{k.field}'; source verification cannot discard records", k.loc,
+                       "use `null_order: first` or `null_order: last`")
+        if k.field not in names:
+            raise fail("E000", f"source '{name}' sort field '{k.field}' is not declared by "
+                       "its schema", k.loc, f"choose one of: {', '.join(names)}")
+    return keys, policy or "warn"
 
 
 def _watermark(c: Fields, schema: tuple[m.Column, ...], what: str

@@ -23,12 +23,9 @@ from clinker_sql.project import Project
 CASES = Path(__file__).parent / "cases"
 ALL = sorted(p.parent for p in CASES.glob("*/*/case.yaml"))
 
-_SORT_ORDER = "a source's sort_order is refused (CS001)"
 # Clinker behaviour clinker-sql does not have yet: each case fails today, and a fix turns
 # its strict xfail into a failure that says to move it out of this list
 KNOWN = {
-    "ck/111_err_E150_ck_with_window": _SORT_ORDER,
-    "combine/012_combine_pure_range_match_first_build_order": _SORT_ORDER,
     "combine/020_route_merge_concat_declaration_order":
         "a merge's rows keep their source order, not its inputs' declaration order",
 }
