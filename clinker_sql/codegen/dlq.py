@@ -182,6 +182,7 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
         ctx.add(Statement("check", None, "fail_fast", render("fail_fast_check.sql.j2",
                                                              dlq=ident(TRIGGERS_VIEW)),
                           header="fail_fast: abort on the first failure before any write"))
+    _continue_without_dlq(ctx)
     for plan in sinks:
         compile_write(ctx, plan, commits[plan.node.name])
     if ctx.pipeline.error_handling.strategy == "continue":
@@ -210,6 +211,23 @@ def _checkpoint(ctx: Context, view: str) -> None:
     codegen/records_copy.py)."""
     copy = checkpoint(view, None, None)
     ctx.add(replace(copy, meta={**copy.meta, RECORDS_COPY: True}))
+
+
+def _continue_without_dlq(ctx: Context) -> None:
+    """Under `strategy: continue` with no `error_handling.dlq`, a source-type rejection
+    has nowhere to go: Clinker fails the run on the first one ([E126] "source type error
+    requires `error_handling.dlq`", clinker-exec dispatch.rs), before anything is written.
+    Other failures are only counted then."""
+    eh = ctx.pipeline.error_handling
+    if eh.strategy != "continue" or (eh.dlq is not None and eh.dlq.path):
+        return
+    detail = S.fn("concat", S.string("source type error requires `error_handling.dlq` under "
+                                     "strategy continue: "), S.col("_cxl_dlq_error_detail"))
+    check = exp.select(exp.alias_(detail, "detail")).from_(S.table(TRIGGERS_VIEW)).where(
+        S.eq(S.col("_cxl_dlq_stage"), S.string("source"))).limit(1)
+    ctx.add(Statement("check", None, "continue_without_dlq", sql(check),
+                      header="continue with no DLQ: a source-type rejection aborts the run",
+                      meta={"code": "E126"}))
 
 
 def _dlq_write(ctx: Context, payload: list[str], layout: int | str | None) -> None:

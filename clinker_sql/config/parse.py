@@ -486,7 +486,9 @@ def _merge(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     cfg = f.raw("config")
     if cfg is not None:
         c = Fields(cfg, f"config of {what}")
-        c.choice("mode", ("concat",), "concat")
+        # unseeded interleave is arrival order (pipeline-spec: merge), which fixes no order
+        # between the inputs: the concat order is one of its orders
+        c.choice("mode", ("concat", "interleave"), "concat")
         if c.has("interleave_seed"):
             c.raw("interleave_seed")
             raise fail("CS001", "interleaved merges are not supported", c.key_loc(
