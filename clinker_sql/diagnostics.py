@@ -79,6 +79,7 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("E309", "combine emits nothing", hint="add `emit name = qualifier.field`"),
     CodeInfo("E311", "combine with match: collect has a cxl body",
              hint="collect emits the driver fields plus an array named after the build input"),
+    CodeInfo("E313", "a step of a combine of more than two inputs has no join condition"),
     CodeInfo("E314", "merge inputs have different columns"),
     CodeInfo("E315", "merge inputs disagree on carrying undeclared columns (on_unmapped); "
              "at run time, the pipeline's DLQ rate reached max_rate (exit 3)",
@@ -95,6 +96,7 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("E364", "sink mapping: is not an ordered list of `col` or `out: col` entries"),
     CodeInfo("E365", "sink mapping: names a column the pipeline does not carry there"),
     CodeInfo("E344", "dlq_granularity: document with strategy: fail_fast"),
+    CodeInfo("E366", "a source file is not in its declared sort_order (on_unsorted: error)"),
     CodeInfo("E368", "type_error_threshold is not in [0, 1]; at run time, the share of "
              "source-type rejections went over it (exit 3)"),
     CodeInfo("E370", "dlq_granularity: document with a correlation_key"),
