@@ -65,7 +65,8 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("E201", "source has no schema: block", hint="declare the columns under schema:"),
     CodeInfo("E202", "CXL parse error"),
     CodeInfo("E203", "CXL name does not resolve"),
-    CodeInfo("E210", "source declares more than one of path/glob/regex/paths"),
+    CodeInfo("E210", "source declares more than one of path/glob/regex/paths, or an "
+             "aggregate body Clinker cannot extract (a scoped emit)"),
     CodeInfo("E211", "source declares none of path/glob/regex/paths"),
     CodeInfo("E300", "combine has fewer than 2 or more than 8 inputs",
              hint="list the inputs under `input:` as qualifier: node"),

@@ -95,6 +95,13 @@ def _lower_body(ctx: Context, node: m.AggregateNode, upstream: Relation, group_b
             emits[stmt.name] = Lowerer(group_scope).lower(stmt.value)
         elif isinstance(stmt, a.Trace):
             continue
+        elif isinstance(stmt, a.Emit):
+            # Clinker's extract_aggregates rejects a scoped write, and its lowering reports
+            # every extraction failure as E210 (clinker-plan config/pipeline.rs)
+            raise error("E210", f"aggregate extraction failed for {node.name!r}: `emit "
+                        "$pipeline.x` / `emit $source.x` / `emit $record.x` are not permitted "
+                        "inside an aggregate transform; scoped-variable writes belong on a "
+                        "regular transform upstream or downstream of the aggregate", stmt)
         else:
             raise error("E200", f"{type(stmt).__name__.lower()} is not allowed in an aggregate",
                         stmt)

@@ -119,7 +119,13 @@ def aggregate_expression(b: Binding, fan: bool = False) -> exp.Expression:
         return exp.Sum(this=x)
     if b.function == "avg":
         x = cols[0]
-        return exp.Avg(this=x if b.args[0].type.kind == "decimal" else S.cast(x, "DOUBLE"))
+        if b.args[0].type.kind == "decimal":
+            # Clinker divides the decimal sum by the count at full precision; Spark's AVG
+            # keeps only 4 more places than the input (1.333333 for 4.00 / 3), short of the
+            # DECIMAL(38, 18) this binding is typed as
+            return S.fn("try_divide", S.cast(exp.Sum(this=x), "DECIMAL(38, 18)"),
+                        exp.Count(this=x))
+        return exp.Avg(this=S.cast(x, "DOUBLE"))
     if b.function in ("min", "max"):
         node = exp.Min if b.function == "min" else exp.Max
         return node(this=cols[0])
