@@ -3,6 +3,7 @@ fused chain (codegen/fusion.py)."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 
 from sqlglot import exp
@@ -36,9 +37,10 @@ _SPARK_FORMAT = {"csv": "csv", "json": "json", "parquet": "parquet"}
 
 def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     cfg = node.config
-    if cfg.path_kind == "paths" and len(cfg.paths) != 1:
-        raise fail("CS001", "a source with several `paths:` is not supported yet; use `glob:`",
-                   node.loc)
+    if cfg.path_kind == "paths" and any(ch in p for p in cfg.paths for ch in ",{}[]*?\\"):
+        raise fail("CS001", "a `paths:` entry holding one of , { } [ ] * ? \\ is not "
+                   "supported (the files are read as one brace pattern)", node.loc,
+                   "rename the file, or read it with `path:`")
     if cfg.sort_order and numbering.reads_source_row(ctx.pipeline):
         raise fail("CS001", f"source '{node.name}' declares a sort_order, and a CXL program "
                    "reads $source.row: not supported (the rows' arrival order is not their "
@@ -264,8 +266,18 @@ def _type_error_detail(node: m.SourceNode, cfg: m.SourceConfig,
     return S.case(whens)
 
 
+def _brace_pattern(paths: tuple[str, ...]) -> str:
+    """`dir/{a.csv,b.csv}`: the folder the paths share stays outside the braces, so that
+    Spark sees an absolute pattern when they are absolute."""
+    common = os.path.commonprefix(list(paths))
+    common = common[:common.rfind("/") + 1]
+    return common + "{" + ",".join(p[len(common):] for p in paths) + "}"
+
+
 def _options(cfg: m.SourceConfig) -> list[tuple[str, str]]:
-    path = cfg.paths[0]
+    # several `paths:`: one brace pattern, which Hadoop expands into the files (read, like
+    # a glob's, in name order: Clinker's discovery sorts a `paths:` list by name too)
+    path = cfg.paths[0] if len(cfg.paths) == 1 else _brace_pattern(cfg.paths)
     if cfg.format == "csv":
         o = cfg.csv
         for c in cfg.schema:

@@ -211,3 +211,16 @@ def test_rfc3339_datetimes_are_read_as_utc(executor, tmp_path):
                      "minus": "2026-02-01 00:27:00", "lower": "2026-01-31 08:27:00",
                      "naive": "2026-01-31 08:27:00", "space": "2026-01-31 08:27:00"}
     assert sorted(row["id"] for row in r.rows("dlq.csv")) == ["badhour", "blank"]
+
+
+def test_several_paths_are_read_in_name_order(executor, tmp_path):
+    """Clinker's discovery sorts a `paths:` list by name (discovery.rs sort_files), as a
+    glob's files: b.csv is listed first but its rows come after a.csv's."""
+    from .pipelines import pipeline as build, sink, source
+    text = build(source("s", "id, n: int"), sink("out", "s"), name="paths").replace(
+        "      path: {dir}/s.csv", "      paths:\n        - {dir}/in/b.csv\n"
+        "        - {dir}/in/a.csv")
+    r = run(executor, tmp_path, text, {"in/a.csv": "id,n\na1,1\na2,x\n",
+                                        "in/b.csv": "id,n\nb1,3\n"})
+    assert r.column("out.csv", "id") == ["a1", "b1"]
+    assert [(e["id"], e["_cxl_dlq_source_row"]) for e in r.rows("dlq.csv")] == [("a2", "2")]
