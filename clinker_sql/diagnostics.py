@@ -7,7 +7,7 @@ Clinker reports without a code (I/O, a malformed CSV row, a missing JVM) get a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 # Exit codes, as Clinker's `pipeline_error_exit_code` (spec §5.2).
@@ -179,8 +179,6 @@ class Diagnostic:
         info = CODES.get(self.code)
         return info.exit_code if info else EXIT_CONFIG
 
-    def with_exit(self, code: int) -> "Diagnostic":
-        return replace(self, exit=code)
 
     def render(self, source_text: str | None = None) -> str:
         head = f"{self.severity}[{self.code}]: {self.message}"
@@ -223,6 +221,8 @@ class DiagnosticError(Exception):
 
 
 def fail(code: str, message: str, location: Location | None = None, hint: str = "",
-         length: int = 1) -> DiagnosticError:
-    """Build (not raise) a single-diagnostic error: `raise fail(...)`."""
-    return DiagnosticError([Diagnostic(code, message, location, hint, length=length)])
+         length: int = 1, exit: int | None = None) -> DiagnosticError:
+    """Build (not raise) a single-diagnostic error: `raise fail(...)`. `exit`: when the
+    code's exit is not CODES' (E315 is a merge's config error, or a run's DLQ rate)."""
+    return DiagnosticError([Diagnostic(code, message, location, hint, length=length,
+                                       exit=exit)])

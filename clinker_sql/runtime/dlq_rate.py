@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from clinker_sql.diagnostics import EXIT_EVAL, DiagnosticError, fail
+from clinker_sql.diagnostics import EXIT_EVAL, fail
 
 
 def check(limits: dict[str, Any], counts: dict[str, Any], sources: list[str]) -> None:
@@ -23,20 +23,16 @@ def check(limits: dict[str, Any], counts: dict[str, Any], sources: list[str]) ->
         return
     for src, (max_rate, floor) in sorted(limits.get("sources", {}).items()):
         total, dlq = int(counts.get(f"total:{src}") or 0), int(counts.get(f"dlq:{src}") or 0)
-        if total > 0 and total >= floor and dlq / total >= max_rate:
-            raise _exceeded("E316", f"source '{src}'", dlq, total, max_rate)
+        _check("E316", f"source '{src}'", dlq, total, max_rate, floor)
     if limits.get("pipeline"):
-        max_rate, floor = limits["pipeline"]
         total = sum(int(counts.get(f"total:{s}") or 0) for s in sources)
-        dlq = int(counts.get("dlq") or 0)
-        if total > 0 and total >= floor and dlq / total >= max_rate:
-            raise _exceeded("E315", "the pipeline", dlq, total, max_rate)
+        _check("E315", "the pipeline", int(counts.get("dlq") or 0), total, *limits["pipeline"])
 
 
-def _exceeded(code: str, who: str, dlq: int, total: int, max_rate: float) -> DiagnosticError:
-    err = fail(code, f"DLQ rate exceeded for {who}: {dlq} of {total} rows "
-               f"({dlq / total:.4g}) reached max_rate {max_rate:g}",
-               hint="fix the failing rows, or raise max_rate / min_records in "
-                    "error_handling.dlq")
-    err.diagnostics[0] = err.diagnostics[0].with_exit(EXIT_EVAL)
-    return err
+def _check(code: str, who: str, dlq: int, total: int, max_rate: float, floor: int) -> None:
+    """Clinker's check_dlq_rate: `>=` trips, once `floor` rows were read."""
+    if total > 0 and total >= floor and dlq / total >= max_rate:
+        raise fail(code, f"DLQ rate exceeded for {who}: {dlq} of {total} rows "
+                   f"({dlq / total:.4g}) reached max_rate {max_rate:g}",
+                   hint="fix the failing rows, or raise max_rate / min_records in "
+                        "error_handling.dlq", exit=EXIT_EVAL)

@@ -175,11 +175,9 @@ class _Run:
     def _coded_check(self, stmt: Statement) -> None:
         self.views.need(stmt.reads)
         hit = next(iter(self.executor.query(stmt.sql)), None)
-        if hit is not None:
-            err = fail(stmt.meta["code"], str(hit["detail"]))
-            if stmt.meta.get(AFTER_WRITES_CHECK):  # a run-time ceiling: exit 3
-                err.diagnostics[0] = err.diagnostics[0].with_exit(EXIT_EVAL)
-            raise err
+        if hit is not None:  # a check on the DLQ itself is a run-time ceiling: exit 3
+            raise fail(stmt.meta["code"], str(hit["detail"]),
+                       exit=EXIT_EVAL if stmt.meta.get(AFTER_WRITES_CHECK) else None)
 
     def check_after_writes(self) -> None:
         """Checks on the DLQ itself (codegen/type_threshold.py), before any commit."""
