@@ -315,6 +315,16 @@ def is_false_guarded(expr: a.Expr) -> bool:
         isinstance(expr.right, a.Literal) and expr.right.value is False
 
 
+def check_where(node: m.CombineNode, expr: a.Expr, quals: dict[str, set[str]],
+                join: Lowerer) -> None:
+    """E304 (a field no input has), E303 (not a bool); `join` reads every input."""
+    _check_refs(expr, quals, "E304", "where-clause", node)
+    whole = join.lower(expr)
+    if whole.type.kind not in ("bool", "any", "null"):
+        raise CxlError("E303", f"combine '{node.name}' where-clause must be bool, found "
+                       f"{whole.type}", expr.pos.line, expr.pos.col)
+
+
 def _decompose(ctx: Context, node: m.CombineNode, driver: Side, build: Side,
                quals: dict[str, set[str]], only: list[a.Expr] | None = None) -> Where:
     expr = parse_expression(node.where.text)
@@ -322,11 +332,7 @@ def _decompose(ctx: Context, node: m.CombineNode, driver: Side, build: Side,
     join = Lowerer(_scope(ctx, (driver, build), lambda s, c: S.col(c, s.alias), driver))
     build_only = Lowerer(_scope(ctx, (build,), lambda s, c: S.col(c), driver))
     if only is None:
-        _check_refs(expr, quals, "E304", "where-clause", node)
-        whole = join.lower(expr)
-        if whole.type.kind not in ("bool", "any", "null"):
-            raise CxlError("E303", f"combine '{node.name}' where-clause must be bool, found "
-                           f"{whole.type}", expr.pos.line, expr.pos.col)
+        check_where(node, expr, quals, join)
 
     def refs(e: a.Expr) -> set[str]:
         return qualifiers_of(e, quals, owner)

@@ -49,7 +49,6 @@ from clinker_sql.codegen.combine import (
     HIDDEN,
     Plan,
     Side,
-    _check_refs,
     _conjuncts,
     _decompose,
     _output_ck,
@@ -57,6 +56,7 @@ from clinker_sql.codegen.combine import (
     _pairs_view,
     _scope,
     build_input_view,
+    check_where,
     compile_binary,
     driver_view,
     is_false_guarded,
@@ -97,9 +97,8 @@ def compile_chain(ctx: Context, node: m.CombineNode, inputs: list[tuple[str, Rel
                    "onto an intermediate row and loses the driver's fields", node.loc,
                    "collect in a two-input combine after joining the other inputs")
     rel = dict(inputs)
-    order, slices = compile_cxl(node.where, lambda: _plan(ctx, node, inputs, drive))
-    names = [q for q, _ in inputs]
-    quals = {q: {c for c, _ in rel[q].columns} for q in names}
+    quals = {q: {c for c, _ in r.columns} for q, r in inputs}
+    order, slices = compile_cxl(node.where, lambda: _plan(ctx, node, inputs, drive, quals))
     probe = Side(drive, rel[drive], "$d.", "drv")
     for i, (qualifier, conjuncts) in enumerate(zip(order[1:-1], slices[:-1])):
         probe = _step(ctx, node, i, probe, Side(qualifier, rel[qualifier], "$b.", "bld"),
@@ -111,19 +110,13 @@ def compile_chain(ctx: Context, node: m.CombineNode, inputs: list[tuple[str, Rel
 
 # ---- the join order and each step's conjuncts --------------------------------------------
 
-def _plan(ctx: Context, node: m.CombineNode, inputs: list[tuple[str, Relation]], drive: str
-          ) -> tuple[list[str], list[list[a.Expr]]]:
+def _plan(ctx: Context, node: m.CombineNode, inputs: list[tuple[str, Relation]], drive: str,
+          quals: dict[str, set[str]]) -> tuple[list[str], list[list[a.Expr]]]:
     names = [q for q, _ in inputs]
-    rel = dict(inputs)
-    quals = {q: {c for c, _ in rel[q].columns} for q in names}
     expr = parse_expression(node.where.text)
-    _check_refs(expr, quals, "E304", "where-clause", node)
-    sides = tuple(Side(q, rel[q], "", f"i{k}") for k, q in enumerate(names))
-    whole = Lowerer(_scope(ctx, sides, lambda s, c: S.col(c, s.alias),
-                           sides[names.index(drive)])).lower(expr)
-    if whole.type.kind not in ("bool", "any", "null"):
-        raise CxlError("E303", f"combine '{node.name}' where-clause must be bool, found "
-                       f"{whole.type}", expr.pos.line, expr.pos.col)
+    sides = tuple(Side(q, r, "", f"i{k}") for k, (q, r) in enumerate(inputs))
+    check_where(node, expr, quals, Lowerer(_scope(
+        ctx, sides, lambda s, c: S.col(c, s.alias), sides[names.index(drive)])))
     owner = _owner(quals)
     edges: list[tuple[a.Expr, str, str]] = []
     # `(...) ?? false` only makes a null comparison a non-match, which an equality or a
