@@ -117,6 +117,22 @@ def test_fail_fast_source_type_error_is_e126_exit_4(executor, tmp_path):
     assert "row=2" in err.diagnostics[0].message and "qty" in err.diagnostics[0].message
 
 
+def test_continue_with_a_dlq_block_without_path_counts_a_type_error(executor, tmp_path):
+    """Clinker's E126 under `continue` asks for a `dlq:` block (`dlq.is_none()`), not for
+    its path: with the block and no path the entry is counted and the run goes on."""
+    text = pipeline().replace("path: {dir}/out/dlq.csv", "include_reason: true")
+    r = run(executor, tmp_path, text, {"in.csv": """
+        id,qty,price
+        a,1,5
+        b,many,7
+        c,3,2
+    """})
+    assert r.result.exit_code == 2
+    assert r.result.counts == {"total": 3, "ok": 2, "written": 2, "dlq": 1}
+    assert r.column("out.csv", "id") == ["a", "c"]
+    assert not (tmp_path / "out" / "dlq.csv").exists()
+
+
 def test_csv_row_with_too_many_fields(executor, tmp_path):
     err = run_fails(executor, tmp_path, pipeline(), {"in.csv": """
         id,qty,price
