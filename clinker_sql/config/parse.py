@@ -316,6 +316,7 @@ def _watermark(c: Fields, schema: tuple[m.Column, ...], what: str
     w = Fields(node, f"watermark of {what}")
     column = w.str("column", required=True)
     w.str("idle_timeout")
+    w.str("delay")  # Clinker's WatermarkConfig: column, idle_timeout, delay
     w.done()
     col = next((col for col in schema if col.name == column), None)
     if col is None:
