@@ -24,8 +24,10 @@ class Project:
     def load(self) -> Pipeline:
         return load_pipeline(self.pipeline_file)
 
-    def compile(self, pipeline: Pipeline | None = None) -> Compiled:
-        return compile_pipeline(pipeline or self.load())
+    def compile(self, pipeline: Pipeline | None = None, base: Path | None = None) -> Compiled:
+        """`base`: the folder the pipeline's relative paths resolve against (the working
+        folder by default), where CSV sources' headers are read (codegen/unmapped.py)."""
+        return compile_pipeline(pipeline or self.load(), base or Path.cwd())
 
     def write(self, compiled: Compiled | None = None) -> Path:
         return write_target(compiled or self.compile(), self.out_dir)
@@ -35,7 +37,7 @@ class Project:
         """Run on `executor`, else on a Thrift server (one session, closed afterwards)
         when `thrift` is given, else on the embedded local Spark."""
         started = time.time()
-        compiled = self.compile()
+        compiled = self.compile(base=base)
         target = self.write(compiled)
         if executor is None and thrift is None:  # a bad output fails before Spark starts
             preflight(compiled, base or Path.cwd())

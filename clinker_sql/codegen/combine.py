@@ -64,6 +64,7 @@ from clinker_sql.codegen.plan import (
     SOURCE_NAME,
     SOURCE_ORDER,
     SOURCE_ROW,
+    WIDENED,
     ErrorView,
     Relation,
     Statement,
@@ -801,6 +802,8 @@ def _ok_view(ctx: Context, p: Plan, final: str, program: LoweredProgram | None) 
             FAN))
     elif drv.relation.fan:
         hidden.append((S.col(drv.col(FAN)), FAN))
+    if drv.relation.widened:  # the driver's undeclared columns ride along (unmapped.py)
+        hidden.append((S.col(drv.col(WIDENED)), WIDENED))
     if program is not None:
         columns = tuple((n, v.type) for n, v in program.emits.items())
         items = [(S.col("$out." + n), n) for n, _ in columns]
@@ -818,7 +821,7 @@ def _ok_view(ctx: Context, p: Plan, final: str, program: LoweredProgram | None) 
         condition=sql(condition)),
         header=f"combine {p.node.name}: output rows (emits only, $ck per propagate_ck)"))
     emitted = frozenset(n for n, _ in columns) if program is not None else None
-    return Relation(view, columns, p.ck, emitted, fan=fan)
+    return Relation(view, columns, p.ck, emitted, fan=fan, widened=drv.relation.widened)
 
 
 def _sorted_collect(p: Plan) -> Sql:

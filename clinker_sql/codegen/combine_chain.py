@@ -66,7 +66,7 @@ from clinker_sql.codegen.combine import (
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_scope import compile_cxl
 from clinker_sql.codegen.materialize import checkpoint
-from clinker_sql.codegen.plan import FAN, FAN_TYPE, Relation, Statement
+from clinker_sql.codegen.plan import FAN, FAN_TYPE, WIDENED, Relation, Statement
 from clinker_sql.codegen.templates import ident, select_list
 from clinker_sql.config import model as m
 from clinker_sql.cxl import ast as a
@@ -241,6 +241,8 @@ def _intermediate(ctx: Context, node: m.CombineNode, p: Plan, i: int) -> Side:
     ck, _ = _output_ck(node, probe, build)
     own = dict(probe.relation.ck)
     items += [(S.col((probe if n in own else build).col(n)), n) for n, _ in ck]
+    if probe.relation.widened:  # the driver's undeclared columns ride along (unmapped.py)
+        items.append((S.col(probe.col(WIDENED)), WIDENED))
     view = ctx.view(node.name, f"step{i}")
     ctx.add(Statement("view", node.name, view,
                       f"CREATE OR REPLACE TEMPORARY VIEW {ident(view)} AS SELECT "
@@ -249,5 +251,5 @@ def _intermediate(ctx: Context, node: m.CombineNode, p: Plan, i: int) -> Side:
                              f"({step_name(node, i)}), every match of '{build.qualifier}' "
                              "(match: all; a row without one is dropped)"))
     columns = tuple((c, t) for _, fs in members for _, c, t in fs)
-    relation = Relation(view, columns, ck, fan=True)
+    relation = Relation(view, columns, ck, fan=True, widened=probe.relation.widened)
     return Side(p.driver.qualifier, relation, "$d.", "drv", tuple(members))

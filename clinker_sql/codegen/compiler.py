@@ -4,6 +4,7 @@ Spark SQL statements. `compile` never starts Spark."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import sqlglot
@@ -68,11 +69,14 @@ def dlq_limits(p: m.Pipeline) -> dict[str, Any]:
     return {"pipeline": pipeline, "sources": sources} if pipeline or sources else {}
 
 
-def compile_pipeline(p: m.Pipeline) -> Compiled:
+def compile_pipeline(p: m.Pipeline, base: Path | None = None) -> Compiled:
+    """`base`: the folder relative source paths resolve against, where the compiler reads
+    the CSV sources' headers for their undeclared columns (codegen/unmapped.py); None
+    reads no file."""
     order, warnings = check_pipeline(p)
     compiled = Compiled(pipeline=p.name, file=p.file, strategy=p.error_handling.strategy,
                         warnings=warnings, dlq_limits=dlq_limits(p))
-    ctx = Context(p, compiled)
+    ctx = Context(p, compiled, base=base)
     for key, value in SESSION_SETTINGS:
         compiled.add(Statement("setup", None, key, f"SET {key}={value}"))
     by_name = {n.name: n for n in p.nodes}

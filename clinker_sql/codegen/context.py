@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from clinker_sql.codegen.plan import Compiled, ErrorView, Relation, Statement
 from clinker_sql.config import model as m
@@ -24,6 +25,9 @@ class Context:
     # a fused chain's good-rows view -> (its carry view, its failing rows' view): a sink
     # reading it writes the failing rows as it goes (codegen/split_write.py)
     chain_ends: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # the folder relative source paths resolve against, when the compiler may read the
+    # sources' CSV headers (codegen/unmapped.py); None: it reads no file
+    base: Path | None = None
 
     @staticmethod
     def view(node: str, part: str | None = None) -> str:

@@ -23,6 +23,10 @@ SOURCE_ORDER = "$source.order"  # declaration index of the row's source, for sta
 FAN = "$fan"
 FAN_TYPE = CxlType("array", INT)
 CK_PREFIX = "$ck."
+# A source's undeclared columns (on_unmapped: auto_widen, codegen/unmapped.py): one map of
+# text cells per row, invisible to CXL and the DLQ, expanded by a sink's include_unmapped
+WIDENED = "$widened"
+WIDENED_TYPE = CxlType("map", STRING)
 
 
 def ck_column(field_name: str) -> str:
@@ -48,12 +52,15 @@ class Relation:
     # a fused chain's carry view (codegen/fusion.py): every row with `$live` and the
     # chain's DLQ structs, one fusion.CarriedErrors per node so far
     carried: tuple[Any, ...] = ()
+    # the keys `$widened` may hold (in first-seen order); none: the rows have no `$widened`
+    widened: tuple[str, ...] = ()
 
     @property
     def hidden(self) -> tuple[tuple[str, CxlType], ...]:
         base = ((SOURCE_NAME, STRING), (SOURCE_FILE, STRING), (SOURCE_ROW, INT),
                 (SOURCE_ORDER, INT))
-        return base + ((FAN, FAN_TYPE),) * self.fan + self.ck
+        return base + ((FAN, FAN_TYPE),) * self.fan + self.ck + \
+            ((WIDENED, WIDENED_TYPE),) * bool(self.widened)
 
     @property
     def all_columns(self) -> tuple[tuple[str, CxlType], ...]:

@@ -7,15 +7,15 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from clinker_sql.codegen import split_write
+from clinker_sql.codegen import split_write, unmapped
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.fusion import LIVE
-from clinker_sql.codegen.plan import Relation, Statement
+from clinker_sql.codegen.plan import WIDENED, Relation, Statement
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.config import model as m
 from clinker_sql.cxl.text import to_cell
-from clinker_sql.cxl.types import CxlType
+from clinker_sql.cxl.types import STRING, CxlType
 from clinker_sql.diagnostics import fail
 
 
@@ -33,14 +33,18 @@ def project(node: m.SinkNode, upstream: Relation) -> list[tuple[str, str, CxlTyp
     cols = list(upstream.columns)
     if cfg.include_correlation_keys:
         cols += list(upstream.ck)
+    if cfg.include_unmapped:  # the undeclared columns after them (existing names win)
+        names = {n for n, _ in cols}
+        cols += [(widened_column(k), STRING) for k in upstream.widened if k not in names]
     if not cfg.include_unmapped and cfg.mapping is None and upstream.emitted is not None:
         keep = upstream.emitted | {c for c, _ in upstream.ck if cfg.include_correlation_keys}
         cols = [(n, t) for n, t in cols if n in keep]
     excluded = set(cfg.exclude)
-    cols = [(n, t) for n, t in cols if n not in excluded]
-    out = [(n, n, t) for n, t in cols]
+    cols = [(n, t) for n, t in cols if _written_name(n) not in excluded]
+    out = [(_written_name(n), n, t) for n, t in cols]
     if cfg.mapping is not None:
-        available = dict(cols)
+        available = {_written_name(n): t for n, t in cols}
+        reads = {_written_name(n): n for n, _ in cols}
         mapped: list[tuple[str, str, CxlType]] = []
         read_excluded = [src for _, src in cfg.mapping if src in excluded]
         if read_excluded:
@@ -58,16 +62,33 @@ def project(node: m.SinkNode, upstream: Relation) -> list[tuple[str, str, CxlTyp
             if src not in available:
                 raise fail("E365", f"sink '{node.name}' maps '{src}', which the pipeline does "
                            "not carry at this point", cfg.path_loc)
-            mapped.append((out_name, src, available[src]))
+            mapped.append((out_name, reads[src], available[src]))
         if cfg.include_unmapped:
             used = {s for _, s, _ in mapped} | {o for o, _, _ in mapped}
-            mapped += [c for c in out if c[0] not in used]
+            mapped += [c for c in out if c[0] not in used and c[1] not in used]
         out = mapped
     for name, _, t in out:
         if cfg.format == "csv" and t.kind == "map":
             raise fail("CS001", f"sink '{node.name}' cannot write the map column '{name}' as "
                        "CSV", node.loc)
     return out
+
+
+def widened_column(key: str) -> str:
+    """A sink column read from the rows' `$widened` (codegen/unmapped.py), as `project`
+    names its input."""
+    return f"{WIDENED}.{key}"
+
+
+def _written_name(column: str) -> str:
+    return column[len(WIDENED) + 1:] if column.startswith(WIDENED + ".") else column
+
+
+def column_value(column: str) -> exp.Expression:
+    """The value a sink writes for an input column of `project`."""
+    if column.startswith(WIDENED + "."):
+        return unmapped.expanded(_written_name(column))
+    return S.col(column)
 
 
 def staging_path(path: str) -> str:
@@ -80,7 +101,8 @@ def compile_sink(ctx: Context, node: m.SinkNode, upstream: Relation) -> SinkPlan
     ctx.add(Statement("view", node.name, rows_view, render(
         "sink_rows.sql.j2", view=ident(rows_view), input=ident(upstream.view),
         select_list=select_list(items)), header=f"sink {node.name}: the records it receives"))
-    relation = Relation(rows_view, upstream.columns, upstream.ck, upstream.emitted, upstream.fan)
+    relation = Relation(rows_view, upstream.columns, upstream.ck, upstream.emitted, upstream.fan,
+                        widened=upstream.widened)
     return SinkPlan(node, relation, tuple(project(node, upstream)), upstream.view)
 
 
@@ -114,7 +136,7 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
     name = plan.node.name
     input_view, sorted_by = _sort_order(ctx, plan, input_view)
     order_by = Sql(", ".join(sql(e) for e in sorted_by + plan.relation.sort_keys()))
-    typed = [(out, S.col(src), t) for out, src, t in plan.columns]
+    typed = [(out, column_value(src), t) for out, src, t in plan.columns]
     if cfg.format == "table":
         compile_table_write(ctx, plan, input_view, order_by, typed)
         return

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from sqlglot import exp
 
-from clinker_sql.codegen import fusion, numbering, source_order
+from clinker_sql.codegen import fusion, numbering, source_order, unmapped
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import dlq_select
@@ -17,6 +17,7 @@ from clinker_sql.codegen.plan import (
     SOURCE_FILE,
     SOURCE_NAME,
     SOURCE_ROW,
+    WIDENED,
     ErrorView,
     Relation,
     Statement,
@@ -56,14 +57,20 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     physical = [(c.source_name or c.name) for c in cfg.schema]
     if cfg.format == "csv" and not cfg.csv.has_header:
         physical = [f"_c{i}" for i in range(len(cfg.schema))]
+    widened = unmapped.undeclared(cfg, ctx.base)  # carried in `$widened` (unmapped.py)
+    extra = [unmapped.raw_name(i) for i in range(len(widened))]
     columns = Sql(",\n    ".join(
-        f"{sql(_raw_text(S.col(p), c, cfg.format))} AS {ident(c.name)}"
-        for p, c in zip(physical, cfg.schema)))
-    scan_columns = Sql(", ".join(f"scan.{ident(c.name)}" for c in cfg.schema))
+        [f"{sql(_raw_text(S.col(p), c, cfg.format))} AS {ident(c.name)}"
+         for p, c in zip(physical, cfg.schema)] +
+        [f"{sql(S.col(h))} AS {ident(r)}" for h, r in zip(widened, extra)]))
+    scan_columns = Sql(", ".join(f"scan.{ident(n)}" for n in [c.name for c in cfg.schema] + extra))
     file_expr = _file_path(_fixed_path(cfg), S.col("$file"))
+    found = (f"; undeclared columns in the header of its first file, carried in $widened "
+             f"(on_unmapped: auto_widen): {', '.join(widened)}") if widened else ""
     ctx.add(Statement("view", node.name, split, render(
         "source_split.sql.j2", view=ident(split), raw=ident(raw), columns=columns),
-        header=f"source {node.name}: the rows as text, with the split they were read from"))
+        header=f"source {node.name}: the rows as text, with the split they were read "
+               f"from{found}"))
     ctx.add(replace(checkpoint(split, node.name, "the files are parsed once (numbering the "
                                "rows and every consumer of the source would parse them again)"),
                     meta={"optional": _whole_files(cfg)}))  # kept if read often (MAX_PARSES)
@@ -72,7 +79,7 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         _positions(ctx, node, order, file_expr, scan_columns)
         counted[numbering.FILES] = ctx.view(node.name, "files")
     else:
-        _numbers(ctx, node, order, file_expr, scan_columns)
+        _numbers(ctx, node, order, file_expr, scan_columns, extra)
     typed = [(c, typed_value(S.col(c.name), c)) for c in cfg.schema]
     if cfg.correlation_key:  # sketched while counted (correlation._sketch_bound)
         counted[numbering.CK_SKETCH] = S.to_sql(_ck_text(cfg, dict(
@@ -88,8 +95,10 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     items += [(S.col(h), h) for h in (SOURCE_NAME, SOURCE_FILE, SOURCE_ROW, "$source.order")]
     items += [(typed[[c.name for c in cfg.schema].index(f)][1], ck_column(f))
               for f in cfg.correlation_key]
+    if widened:
+        items.append((unmapped.widened_map(widened), WIDENED))
     relation = Relation(ok, tuple((c.name, T.from_column(c.type, c.precision, c.scale))
-                                  for c in cfg.schema), ck=ck)
+                                  for c in cfg.schema), ck=ck, widened=widened)
     first_bad = S.case([(b, S.string(c.name)) for c, b in bad])
     payload = [c.name for c in cfg.schema]
     detail = _type_error_detail(node, cfg, bad)
@@ -117,7 +126,7 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
 
 
 def _numbers(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expression,
-             scan_columns: Sql) -> None:
+             scan_columns: Sql, extra: list[str]) -> None:
     """`$source.row` numbered before anything reads the rows (codegen/numbering.py)."""
     split, offsets, rows = (ctx.view(node.name, s) for s in ("split", "offsets", "rows"))
     ctx.add(Statement("view", node.name, offsets, render(
@@ -131,7 +140,7 @@ def _numbers(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expres
                 source_order=sql(S.bigint(order)))
     if node.config.sort_order:  # arrival order != file order (codegen/source_order.py)
         ctx.add(Statement("view", node.name, rows, render(
-            "source_rows_sorted.sql.j2", **args, **source_order.rows_args(node.config)),
+            "source_rows_sorted.sql.j2", **args, **source_order.rows_args(node.config, extra)),
             header=f"source {node.name}: stamp $source.row in its sort_order within each "
                    "file ($source.line: the row's number in its file)"))
         ctx.sorted_rows[node.name] = (order, rows)

@@ -40,10 +40,10 @@ def _ordered(cfg: m.SourceConfig) -> list[exp.Expression]:
                         nulls_first=k.null_order == "first") for k in cfg.sort_order]
 
 
-def rows_args(cfg: m.SourceConfig) -> dict[str, Sql]:
+def rows_args(cfg: m.SourceConfig, extra: list[str]) -> dict[str, Sql]:
     """The arguments of templates/source_rows_sorted.sql.j2 beyond those of
-    source_rows.sql.j2."""
-    return {"columns": Sql(", ".join(ident(c.name) for c in cfg.schema)),
+    source_rows.sql.j2; `extra`: the raw undeclared columns (codegen/unmapped.py)."""
+    return {"columns": Sql(", ".join(ident(n) for n in [c.name for c in cfg.schema] + extra)),
             "keys": Sql(", ".join(sql(o) for o in _ordered(cfg)))}
 
 

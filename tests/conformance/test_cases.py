@@ -24,8 +24,6 @@ from clinker_sql.project import Project
 CASES = Path(__file__).parent / "cases"
 ALL = sorted(p.parent for p in CASES.glob("*/*/case.yaml"))
 
-_UNMAPPED = ("undeclared source columns are dropped at the source, so include_unmapped writes "
-             "none of them (Clinker carries them in $widened)")
 _MIXED_MAP = ("a map literal mixing int, string or bool values is refused (Spark maps hold one "
               "value type)")
 # Clinker behaviour clinker-sql does not have yet: each case fails today, and a fix turns
@@ -44,10 +42,6 @@ KNOWN = {
     "io/036_sink_correlated_source_rows":
         "correlated rows are written in input order, not in the order of their formatted "
         "group keys (Clinker's commit sorts groups by format_group_key)",
-    "io/038_widen_combine_keeps_driver_unmapped_drops_build": _UNMAPPED,
-    "io/039_widen_include_unmapped_csv_to_csv": _UNMAPPED,
-    "io/040_widen_csv_to_json_include_unmapped": _UNMAPPED,
-    "io/043_widen_merge_union_header": _UNMAPPED,
     "io/044_json_nested_read_and_written_back":
         "a JSON source's dotted column customer.name is read as a top-level column, not as "
         "the nested field (UNRESOLVED_COLUMN at the source)",

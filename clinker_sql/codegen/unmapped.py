@@ -1,0 +1,95 @@
+"""A CSV source's undeclared columns: Clinker's `on_unmapped: auto_widen` (the default).
+
+Clinker keeps a record's fields that its schema does not declare in `$widened`, a map that
+CXL and the DLQ do not see, and a sink with `include_unmapped` (the default) writes its
+keys after the record's own columns (spec §2.1, §2.7). Here `$widened` is a
+MAP<STRING, STRING> column of the rows, built at the source from the header's undeclared
+names: the compiler reads the header of the source's first file in name order (the one
+Spark takes its columns from) when it can, and a source without undeclared columns, or
+whose files it cannot read (a cluster path), has no such column. What it found is
+written in the compiled source's header.
+"""
+
+from __future__ import annotations
+
+import csv
+import glob
+from pathlib import Path
+
+from sqlglot import exp
+
+from clinker_sql.codegen import sql as S
+from clinker_sql.config import model as m
+
+RAW = "$unmapped."  # the split view's raw text of an undeclared column, by its index
+
+
+def undeclared(cfg: m.SourceConfig, base: Path | None) -> tuple[str, ...]:
+    """The header names of the source's first file that its schema does not declare, in
+    header order; none when the source is not a CSV with a header under auto_widen, or
+    when no file can be read from `base` (the folder relative paths resolve against)."""
+    if base is None or cfg.format != "csv" or not cfg.csv.has_header \
+            or cfg.on_unmapped != "auto_widen":
+        return ()
+    files = _files(cfg, base)
+    if not files:
+        return ()
+    header = _header(files[0], cfg.csv)
+    declared = {c.source_name or c.name for c in cfg.schema}
+    seen: set[str] = set()
+    out = []
+    for name in header:
+        # an empty or repeated name is renamed by Spark's reader: not carried
+        if name and name not in declared and header.count(name) == 1 and name not in seen:
+            seen.add(name)
+            out.append(name)
+    return tuple(out)
+
+
+def _files(cfg: m.SourceConfig, base: Path) -> list[Path]:
+    found: list[Path] = []
+    for pattern in cfg.paths:
+        full = base / pattern
+        if cfg.path_kind == "glob":
+            found += [Path(p) for p in glob.glob(str(full))]
+        elif full.is_file():
+            found.append(full)
+    return sorted(p for p in found if p.is_file())
+
+
+def _header(path: Path, o: m.CsvOptions) -> list[str]:
+    encoding = "utf-8" if o.encoding in ("utf-8", "utf8") else "latin-1"
+    try:
+        with open(path, encoding=encoding, newline="") as f:
+            return next(csv.reader(f, delimiter=o.delimiter, quotechar=o.quote_char), [])
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return []
+
+
+def raw_name(i: int) -> str:
+    return f"{RAW}{i}"
+
+
+def widened_map(keys: tuple[str, ...]) -> exp.Expression:
+    """The row's `$widened` from the split view's raw cells (an empty cell is '', as a
+    declared string column reads it)."""
+    pairs: list[exp.Expression] = []
+    for i, key in enumerate(keys):
+        pairs += [S.string(key), S.fn("coalesce", S.col(raw_name(i)), S.string(""))]
+    return S.cast(S.fn("map", *pairs), "MAP<STRING, STRING>")
+
+
+def expanded(key: str) -> exp.Expression:
+    """A sink's column for the undeclared column `key`: null on rows that lack it (a
+    merge of sources with other undeclared columns)."""
+    from clinker_sql.codegen.plan import WIDENED
+
+    return S.fn("try_element_at", S.col(WIDENED), S.string(key))
+
+
+def union(keys: list[tuple[str, ...]]) -> tuple[str, ...]:
+    """The keys of several relations' `$widened`, in first-seen order."""
+    out: list[str] = []
+    for ks in keys:
+        out += [k for k in ks if k not in out]
+    return tuple(out)

@@ -1,0 +1,75 @@
+"""Undeclared CSV columns (Clinker's `on_unmapped: auto_widen`, the default): carried in
+`$widened` past CXL and written by a sink with `include_unmapped` (the default) after the
+record's own columns; never in the DLQ, never through an aggregate."""
+
+from __future__ import annotations
+
+from clinker_sql.project import Project
+
+from .pipelines import dlq, pipeline, route, run, sink, source, step, transform, write_case
+
+ORDERS = """
+    id,qty,region,note
+    a,1,EU,first
+    b,x,US,
+    c,3,US,third
+"""
+
+
+def test_a_transform_and_a_route_carry_them_to_the_sinks(executor, tmp_path):
+    r = run(executor, tmp_path, pipeline(
+        source("orders", "id, qty: int"),
+        transform("calc", "orders", "emit double = qty * 2"),
+        route("split", "calc", "big", "qty > 2", "other"),
+        sink("big", "split.big"), sink("other", "split.other")), {"orders.csv": ORDERS})
+    assert r.rows("other.csv") == [{"id": "a", "qty": "1", "double": "2", "region": "EU",
+                                    "note": "first"}]
+    assert r.rows("big.csv") == [{"id": "c", "qty": "3", "double": "6", "region": "US",
+                                  "note": "third"}]
+    # the source type error's entry holds the declared columns only
+    assert dlq(r, ("id", "_cxl_dlq_stage")) == [("b", "source")]
+    assert "region" not in r.rows("dlq.csv")[0]
+
+
+def test_region_is_read_by_cxl_only_when_declared(executor, tmp_path):
+    """`$widened` is invisible to CXL: an undeclared name is an unknown field."""
+    err = None
+    try:
+        run(executor, tmp_path, pipeline(
+            source("orders", "id, qty: int"),
+            transform("calc", "orders", "emit r = region"),
+            sink("out", "calc")), {"orders.csv": ORDERS})
+    except Exception as exc:  # noqa: BLE001
+        err = exc
+    assert err is not None and getattr(err, "diagnostics", None)
+
+
+def test_include_unmapped_false_exclude_and_mapping(executor, tmp_path):
+    r = run(executor, tmp_path, pipeline(
+        source("orders", "id, qty: int"),
+        sink("none", "orders", "\n      include_unmapped: false"),
+        sink("some", "orders", "\n      exclude: [note]"),
+        sink("mapped", "orders", "\n      mapping:\n        - id\n        - where: region")),
+        {"orders.csv": ORDERS})
+    assert r.rows("none.csv")[0] == {"id": "a", "qty": "1"}
+    assert r.rows("some.csv")[0] == {"id": "a", "qty": "1", "region": "EU"}
+    # mapped columns first, then (include_unmapped) the rest, undeclared ones included
+    assert r.rows("mapped.csv")[0] == {"id": "a", "where": "EU", "qty": "1", "note": "first"}
+
+
+def test_an_aggregate_drops_them(executor, tmp_path):
+    r = run(executor, tmp_path, pipeline(
+        source("orders", "id, qty: int"),
+        step("aggregate", "totals", "orders", "emit n = count(*)",
+             "\n      group_by: [id]"),
+        sink("out", "totals")), {"orders.csv": ORDERS})
+    assert r.rows("out.csv") == [{"id": "a", "n": "1"}, {"id": "c", "n": "1"}]
+
+
+def test_the_compiled_source_names_them(tmp_path):
+    text = pipeline(source("orders", "id, qty: int"), sink("out", "orders"))
+    compiled = Project(write_case(tmp_path, text, {"orders.csv": ORDERS})).compile(
+        base=tmp_path)
+    split = next(s for s in compiled.statements if s.name == "orders.split")
+    assert "$widened (on_unmapped: auto_widen): region, note" in split.header
+    assert "`$unmapped.0`" in split.sql
