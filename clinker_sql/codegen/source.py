@@ -57,16 +57,21 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     physical = [(c.source_name or c.name) for c in cfg.schema]
     if cfg.format == "csv" and not cfg.csv.has_header:
         physical = [f"_c{i}" for i in range(len(cfg.schema))]
-    widened = unmapped.undeclared(cfg, ctx.base)  # carried in `$widened` (unmapped.py)
+    header = unmapped.header(cfg, ctx.base)
+    widened = unmapped.undeclared(cfg, header)  # carried in `$widened` (unmapped.py)
+    missing = unmapped.absent(cfg, header)  # declared, not in the file: null
     extra = [unmapped.raw_name(i) for i in range(len(widened))]
     columns = Sql(",\n    ".join(
-        [f"{sql(_raw_text(S.col(p), c, cfg.format))} AS {ident(c.name)}"
+        [f"{sql(_split_value(p, c, cfg.format, missing))} AS {ident(c.name)}"
          for p, c in zip(physical, cfg.schema)] +
         [f"{sql(S.col(h))} AS {ident(r)}" for h, r in zip(widened, extra)]))
     scan_columns = Sql(", ".join(f"scan.{ident(n)}" for n in [c.name for c in cfg.schema] + extra))
     file_expr = _file_path(_fixed_path(cfg), S.col("$file"))
     found = (f"; undeclared columns in the header of its first file, carried in $widened "
              f"(on_unmapped: auto_widen): {', '.join(widened)}") if widened else ""
+    if missing:
+        found += ("; declared columns its header lacks, read as null: " +
+                  ", ".join(c.name for c in cfg.schema if c.name in missing))
     ctx.add(Statement("view", node.name, split, render(
         "source_split.sql.j2", view=ident(split), raw=ident(raw), columns=columns),
         header=f"source {node.name}: the rows as text, with the split they were read "
@@ -80,7 +85,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         counted[numbering.FILES] = ctx.view(node.name, "files")
     else:
         _numbers(ctx, node, order, file_expr, scan_columns, extra)
-    typed = [(c, typed_value(S.col(c.name), c)) for c in cfg.schema]
+    typed = [(c, S.cast(S.null(), T.spark_type_sql(T.from_column(c.type, c.precision, c.scale)))
+              if c.name in missing else typed_value(S.col(c.name), c)) for c in cfg.schema]
     if cfg.correlation_key:  # sketched while counted (correlation._sketch_bound)
         counted[numbering.CK_SKETCH] = S.to_sql(_ck_text(cfg, dict(
             (c.name, value) for c, value in typed)))
@@ -88,7 +94,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         "source_total.sql.j2", view=ident(total), offsets=ident(offsets)),
         header=f"source {node.name}: the rows read (run summary)", meta=counted))
 
-    bad = [(c, _is_bad(S.col(c.name), c, value)) for c, value in typed]
+    bad = [(c, S.boolean(False) if c.name in missing else _is_bad(S.col(c.name), c, value))
+           for c, value in typed]
     any_bad = S.or_(*[b for _, b in bad]) if bad else S.boolean(False)
     ck = tuple((ck_column(f), _ck_type(cfg, f)) for f in cfg.correlation_key)
     items = [(value, c.name) for c, value in typed]
@@ -219,6 +226,14 @@ def _whole_files(cfg: m.SourceConfig) -> bool:
     copied. A splittable file (NDJSON, Parquet) is cut by a size that depends on the
     cluster's cores at the time of the scan, which can change between two scans."""
     return cfg.format == "csv" or (cfg.format == "json" and cfg.json.format != "ndjson")
+
+
+def _split_value(physical: str, column: m.Column, fmt: str, missing: set[str]
+                 ) -> exp.Expression:
+    """A declared column's text in the split view; null when the file lacks it."""
+    if column.name in missing:
+        return S.cast(S.null(), "STRING")
+    return _raw_text(S.col(physical), column, fmt)
 
 
 def _raw_text(c: exp.Expression, column: m.Column, fmt: str) -> exp.Expression:

@@ -24,17 +24,29 @@ from clinker_sql.config import model as m
 RAW = "$unmapped."  # the split view's raw text of an undeclared column, by its index
 
 
-def undeclared(cfg: m.SourceConfig, base: Path | None) -> tuple[str, ...]:
-    """The header names of the source's first file that its schema does not declare, in
-    header order; none when the source is not a CSV with a header under auto_widen, or
-    when no file can be read from `base` (the folder relative paths resolve against)."""
-    if base is None or cfg.format != "csv" or not cfg.csv.has_header \
-            or cfg.on_unmapped != "auto_widen":
-        return ()
+def header(cfg: m.SourceConfig, base: Path | None) -> list[str] | None:
+    """The header of the source's first file in name order; None when the source is not a
+    CSV with a header or when no file can be read from `base` (the folder relative paths
+    resolve against)."""
+    if base is None or cfg.format != "csv" or not cfg.csv.has_header:
+        return None
     files = _files(cfg, base)
-    if not files:
+    return _header(files[0], cfg.csv) if files else None
+
+
+def absent(cfg: m.SourceConfig, names: list[str] | None) -> set[str]:
+    """The declared columns the header lacks: Clinker reads them as null (its reprojection
+    onto the schema, schema_coerce.rs); Spark would not resolve them."""
+    if not names:
+        return set()
+    return {c.name for c in cfg.schema if (c.source_name or c.name) not in names}
+
+
+def undeclared(cfg: m.SourceConfig, header: list[str] | None) -> tuple[str, ...]:
+    """The header names that the schema does not declare, in header order, under
+    `on_unmapped: auto_widen`."""
+    if not header or cfg.on_unmapped != "auto_widen":
         return ()
-    header = _header(files[0], cfg.csv)
     declared = {c.source_name or c.name for c in cfg.schema}
     seen: set[str] = set()
     out = []
@@ -57,13 +69,13 @@ def _files(cfg: m.SourceConfig, base: Path) -> list[Path]:
     return sorted(p for p in found if p.is_file())
 
 
-def _header(path: Path, o: m.CsvOptions) -> list[str]:
+def _header(path: Path, o: m.CsvOptions) -> list[str] | None:
     encoding = "utf-8" if o.encoding in ("utf-8", "utf8") else "latin-1"
     try:
         with open(path, encoding=encoding, newline="") as f:
-            return next(csv.reader(f, delimiter=o.delimiter, quotechar=o.quote_char), [])
+            return next(csv.reader(f, delimiter=o.delimiter, quotechar=o.quote_char), None)
     except (OSError, UnicodeDecodeError, csv.Error):
-        return []
+        return None
 
 
 def raw_name(i: int) -> str:

@@ -29,9 +29,6 @@ _MIXED_MAP = ("a map literal mixing int, string or bool values is refused (Spark
 # Clinker behaviour clinker-sql does not have yet: each case fails today, and a fix turns
 # its strict xfail into a failure that says to move it out of this list
 KNOWN = {
-    "agg/001_group_by_sum_count":
-        "a declared schema column absent from the CSV header is an unresolved column in "
-        "Spark (src.split); Clinker reads it as null (schema_coerce.rs reproject)",
     "agg/011_decimal_avg_rounds_to_output_scale":
         "a sink's `schema:` (declared output types, decimal scale rounding on write) is "
         "refused (CS001)",

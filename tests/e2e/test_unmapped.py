@@ -73,3 +73,18 @@ def test_the_compiled_source_names_them(tmp_path):
     split = next(s for s in compiled.statements if s.name == "orders.split")
     assert "$widened (on_unmapped: auto_widen): region, note" in split.header
     assert "`$unmapped.0`" in split.sql
+
+
+def test_a_declared_column_the_header_lacks_is_null(executor, tmp_path):
+    """Clinker projects each record onto the schema: a declared column its file does not
+    have reads as null (no type error, even for an int); Spark would not resolve it."""
+    r = run(executor, tmp_path, pipeline(
+        source("orders", "id, qty: int, missing: int, label"),
+        transform("calc", "orders", 'emit none = missing == null and label == null'),
+        sink("out", "calc")), {"orders.csv": ORDERS})
+    assert r.rows("out.csv") == [
+        {"id": "a", "qty": "1", "missing": "", "label": "", "none": "true", "region": "EU",
+         "note": "first"},
+        {"id": "c", "qty": "3", "missing": "", "label": "", "none": "true", "region": "US",
+         "note": "third"}]
+    assert dlq(r, ("id", "_cxl_dlq_stage")) == [("b", "source")]
