@@ -68,6 +68,8 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("E210", "source declares more than one of path/glob/regex/paths, or an "
              "aggregate body Clinker cannot extract (a scoped emit)"),
     CodeInfo("E211", "source declares none of path/glob/regex/paths"),
+    CodeInfo("E216", "a source matches no file", hint="check the path or glob"),
+    CodeInfo("E218", "a source's files: sets both take_first and take_last"),
     CodeInfo("E300", "combine has fewer than 2 or more than 8 inputs",
              hint="list the inputs under `input:` as qualifier: node"),
     CodeInfo("E301", "combine qualifier starts with '$' or contains '.'"),
@@ -145,7 +147,8 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("CS999", "internal error in clinker-sql (a bug)"),
     CodeInfo("CS101", "a CSV record is malformed (wrong number of fields or bad quoting)",
              EXIT_IO, hint="every record must have as many fields as the header"),
-    CodeInfo("CS102", "a source file cannot be read", EXIT_IO),
+    CodeInfo("CS102", "a source file lacks a declared column (its header was not read "
+             "beforehand)", EXIT_IO),
     CodeInfo("CS103", "an output path cannot be written", EXIT_IO,
              hint="create the output folder first and check its permissions"),
     CodeInfo("CS104", "the pipeline file cannot be read"),

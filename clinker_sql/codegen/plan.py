@@ -25,6 +25,7 @@ FAN_TYPE = CxlType("array", INT)
 CK_PREFIX = "$ck."
 # A source's undeclared columns (on_unmapped: auto_widen, codegen/unmapped.py): one map of
 # text cells per row, invisible to CXL and the DLQ, expanded by a sink's include_unmapped
+DISCOVERY = "discovery"  # Statement.meta of a source's scan: its matcher, checked by a run
 WIDENED = "$widened"
 WIDENED_TYPE = CxlType("map", STRING)
 

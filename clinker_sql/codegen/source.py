@@ -14,6 +14,7 @@ from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import dlq_select
 from clinker_sql.codegen.materialize import checkpoint, counted_in
 from clinker_sql.codegen.plan import (
+    DISCOVERY,
     SOURCE_FILE,
     SOURCE_NAME,
     SOURCE_ROW,
@@ -52,7 +53,9 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     ctx.add(Statement("view", node.name, raw, render(
         "source_scan.sql.j2", view=ident(raw), format=Sql(_SPARK_FORMAT[cfg.format]),
         options=Sql(", ".join(f"{k} {literal(v)}" for k, v in _options(cfg)))),
-        header=f"source {node.name}: read {cfg.format} as text"))
+        header=f"source {node.name}: read {cfg.format} as text",
+        meta={DISCOVERY: {"source": node.name, "kind": cfg.path_kind,
+                          "paths": list(cfg.paths)}}))
 
     physical = [(c.source_name or c.name) for c in cfg.schema]
     if cfg.format == "csv" and not cfg.csv.has_header:

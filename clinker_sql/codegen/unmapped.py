@@ -13,13 +13,13 @@ written in the compiled source's header.
 from __future__ import annotations
 
 import csv
-import glob
 from pathlib import Path
 
 from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.config import model as m
+from clinker_sql.config.discovery import matched_files
 
 RAW = "$unmapped."  # the split view's raw text of an undeclared column, by its index
 
@@ -30,7 +30,7 @@ def header(cfg: m.SourceConfig, base: Path | None) -> list[str] | None:
     resolve against)."""
     if base is None or cfg.format != "csv" or not cfg.csv.has_header:
         return None
-    files = _files(cfg, base)
+    files = matched_files(cfg.path_kind, cfg.paths, base)
     return _header(files[0], cfg.csv) if files else None
 
 
@@ -56,17 +56,6 @@ def undeclared(cfg: m.SourceConfig, header: list[str] | None) -> tuple[str, ...]
             seen.add(name)
             out.append(name)
     return tuple(out)
-
-
-def _files(cfg: m.SourceConfig, base: Path) -> list[Path]:
-    found: list[Path] = []
-    for pattern in cfg.paths:
-        full = base / pattern
-        if cfg.path_kind == "glob":
-            found += [Path(p) for p in glob.glob(str(full))]
-        elif full.is_file():
-            found.append(full)
-    return sorted(p for p in found if p.is_file())
 
 
 def _header(path: Path, o: m.CsvOptions) -> list[str] | None:

@@ -266,6 +266,11 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     watermark = _watermark(c, schema, what)
     granularity = c.choice("dlq_granularity", ("record", "document"), "record")
     sorted_by, on_unsorted = _source_order(c, schema, common["name"])
+    files = c.node.get("files") if isinstance(c.node, YMap) else None
+    if isinstance(files, YMap) and "take_first" in files.entries and \
+            "take_last" in files.entries:  # Clinker's discovery checks this first
+        raise fail("E218", f"{what}: files.take_first and files.take_last are mutually "
+                   "exclusive", files.loc, "keep one of them")
     c.refuse(("exclude", "files",
               "split_to_rows", "split_values", "transport", "envelope", "resource",
               "modified_after", "modified_before", "min_size", "max_size"),

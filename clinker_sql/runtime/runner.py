@@ -32,9 +32,10 @@ from clinker_sql.codegen.materialize import (
 from clinker_sql.codegen.numbering import LISTING, LOCAL, OBSERVED, SKIP_UNLESS, counted_total
 from clinker_sql.codegen.one_pass import ALSO_READS, CLEAN_GROUPS
 from clinker_sql.codegen.type_threshold import AFTER_WRITES_CHECK
-from clinker_sql.codegen.plan import Compiled, Statement
+from clinker_sql.codegen.plan import DISCOVERY, Compiled, Statement
 from clinker_sql.codegen.prune import UNREAD
 from clinker_sql.codegen.split_write import SPLIT
+from clinker_sql.config.discovery import checkable, matched_files
 from clinker_sql.diagnostics import EXIT_DLQ, EXIT_EVAL, EXIT_IO, EXIT_OK, Diagnostic, fail
 from clinker_sql.runtime import dlq_rate, outputs
 from clinker_sql.runtime.executor import Executor, StatementFailed
@@ -64,8 +65,19 @@ class RunResult:
                 f"{c['dlq']} dlq")
 
 
-def preflight(compiled: Compiled, base: Path, executor_keeps_tables: bool = False) -> None:
-    """Cheap checks before Spark starts: every output folder exists and is writable."""
+def preflight(compiled: Compiled, base: Path, executor_keeps_tables: bool = False,
+              local_files: bool = True) -> None:
+    """Cheap checks before Spark starts: every source matches a file (E216, as Clinker's
+    discovery checks before anything else; `local_files`: the sources are on this
+    machine), every output folder exists and is writable."""
+    for stmt in compiled.statements if local_files else ():
+        found = stmt.meta.get(DISCOVERY)
+        if found and checkable(found["kind"], found["paths"]) and \
+                not matched_files(found["kind"], found["paths"], base):
+            raise fail("E216", f"source '{found['source']}' discovery failed: no files "
+                       f"matched {', '.join(found['paths'])}",
+                       hint="check the path (relative paths resolve against the folder the "
+                            "run starts in)")
     for stmt in compiled.statements:
         if stmt.kind != "write":
             continue
@@ -90,7 +102,8 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
     prepare = getattr(executor, "prepare", None)  # Thrift: absolute paths for the server
     if prepare is not None:
         compiled = prepare(compiled, base)
-    preflight(compiled, base, getattr(executor, "keeps_tables", False))
+    preflight(compiled, base, getattr(executor, "keeps_tables", False),
+              getattr(executor, "local_files", False))
     run = _Run(compiled, executor, base, _Timings(progress), progress)
     try:
         run.define()
@@ -1090,6 +1103,9 @@ def _engine_failure(exc: StatementFailed, compiled: Compiled) -> Exception:
             stmt.name.endswith(".rows"):
         return fail("CS102", f"a column declared in the schema is missing from the file"
                     f"{where}: {exc.message}")
+    found = stmt.meta.get(DISCOVERY) if stmt is not None else None
+    if cls == "PATH_NOT_FOUND" and found:  # a server's sources (a local run checks first)
+        return fail("E216", f"source '{found['source']}' discovery failed: {exc.message}")
     default = "CS032" if getattr(exc, "thrift", False) else "CS020"
     return fail(code or default, f"{exc.message}{where}")
 

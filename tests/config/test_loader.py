@@ -236,7 +236,9 @@ _CONTINUE = "error_handling:\n  strategy: continue\n  dlq:\n    path: ./dlq.csv\
     ((None, "      watermark: { column: id }\n"), "E155"),
     ((None, "      watermark: { column: when }\n"), "E154"),
     # a watermark with Clinker's `delay` and `idle_timeout` is read, then refused
-    ((None, "      watermark: { column: id, delay: 5s, idle_timeout: 30s }\n"), "E155")])
+    ((None, "      watermark: { column: id, delay: 5s, idle_timeout: 30s }\n"), "E155"),
+    ((None, "      files: { take_first: 1, take_last: 2 }\n"), "E218"),
+    ((None, "      files: { take_first: 1 }\n"), "CS001")])
 def test_accepted_but_unsupported_keys_are_checked_first(edit, code):
     errors, source_lines = edit
     text = GOOD.replace("nodes:", errors) if errors else GOOD

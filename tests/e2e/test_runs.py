@@ -151,9 +151,15 @@ def test_unwritable_output_path(executor, tmp_path):
 
 
 def test_missing_source_file(executor, tmp_path):
+    """Clinker's discovery finds no file: E216 (exit 1), before the outputs are checked."""
     text = pipeline().replace("{dir}/in.csv", "{dir}/nope.csv")
     err = run_fails(executor, tmp_path, text, {})
-    assert err.diagnostics[0].code == "CS102"
+    assert err.diagnostics[0].code == "E216" and err.exit_code == 1
+    assert "nope.csv" in err.diagnostics[0].message
+    glob = pipeline().replace("path: {dir}/in.csv", "glob: {dir}/data/*.csv").replace(
+        "{dir}/out/out.csv", "{dir}/missing_folder/out.csv")
+    err = run_fails(executor, tmp_path, glob, {})
+    assert err.diagnostics[0].code == "E216" and "source 'src'" in err.diagnostics[0].message
 
 
 def test_quoting_and_unicode_round_trip(executor, tmp_path):

@@ -369,16 +369,17 @@ def test_statement_failing_mid_run_writes_nothing(thrift_url, tmp_path):
     assert (tmp_path / "out" / "b.csv").read_text() == "previous\n"
 
 
-@pytest.mark.parametrize("text,code", [("id,qty\na,1\nb,2,extra\n", "CS101"), (None, "CS102")],
+@pytest.mark.parametrize("text,code,exit_code", [("id,qty\na,1\nb,2,extra\n", "CS101", 4),
+                                                (None, "E216", 1)],
                          ids=["malformed-csv", "missing-file"])
-def test_engine_errors_keep_their_local_codes(thrift_url, tmp_path, text, code):
+def test_engine_errors_keep_their_local_codes(thrift_url, tmp_path, text, code, exit_code):
     pipeline = make_case(tmp_path, text or "")
     if text is None:
         (tmp_path / "in.csv").unlink()
     with pytest.raises(DiagnosticError) as info:
         Project(pipeline, tmp_path / "target").run(thrift=parse_target_url(thrift_url),
                                                    base=tmp_path)
-    assert info.value.diagnostics[0].code == code and info.value.exit_code == 4
+    assert info.value.diagnostics[0].code == code and info.value.exit_code == exit_code
     assert listing(tmp_path / "out") == []
 
 

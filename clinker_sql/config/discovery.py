@@ -1,0 +1,26 @@
+"""The files a source reads, found as Clinker's discovery finds them (path, glob or
+paths; name order) when they are on this machine: for the compiler, which reads CSV
+headers (codegen/unmapped.py), and for a local run's check that every source matches a
+file before Spark starts (E216, runtime/runner.py::preflight)."""
+
+from __future__ import annotations
+
+import glob
+from pathlib import Path
+
+
+def matched_files(kind: str, paths: tuple[str, ...] | list[str], base: Path) -> list[Path]:
+    """The files matched, in name order; relative paths resolve against `base`."""
+    found: list[Path] = []
+    for pattern in paths:
+        full = base / pattern
+        if kind == "glob":
+            found += [Path(p) for p in glob.glob(str(full))]
+        elif full.is_file():
+            found.append(full)
+    return sorted(p for p in found if p.is_file())
+
+
+def checkable(kind: str, paths: tuple[str, ...] | list[str]) -> bool:
+    """Whether Python's glob reads the patterns as Hadoop's does (no brace groups)."""
+    return kind != "glob" or not any(ch in p for p in paths for ch in "{}")
