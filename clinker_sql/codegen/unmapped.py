@@ -59,7 +59,8 @@ def undeclared(cfg: m.SourceConfig, header: list[str] | None) -> tuple[str, ...]
 
 
 def _header(path: Path, o: m.CsvOptions) -> list[str] | None:
-    encoding = "utf-8" if o.encoding in ("utf-8", "utf8") else "latin-1"
+    # a byte-order mark is not part of the first name (Spark's reader drops it too)
+    encoding = "utf-8-sig" if o.encoding in ("utf-8", "utf8") else "latin-1"
     try:
         with open(path, encoding=encoding, newline="") as f:
             return next(csv.reader(f, delimiter=o.delimiter, quotechar=o.quote_char), None)

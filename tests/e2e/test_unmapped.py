@@ -88,3 +88,10 @@ def test_a_declared_column_the_header_lacks_is_null(executor, tmp_path):
         {"id": "c", "qty": "3", "missing": "", "label": "", "none": "true", "region": "US",
          "note": "third"}]
     assert dlq(r, ("id", "_cxl_dlq_stage")) == [("b", "source")]
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_name(executor, tmp_path):
+    (tmp_path / "orders.csv").write_bytes(b"\xef\xbb\xbfid,qty,region\na,1,EU\n")
+    r = run(executor, tmp_path, pipeline(source("orders", "id, qty: int"), sink("out", "orders")),
+            {})
+    assert r.rows("out.csv") == [{"id": "a", "qty": "1", "region": "EU"}]
