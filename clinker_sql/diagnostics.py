@@ -119,6 +119,8 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("CS020", "Spark failed while running a statement", EXIT_IO),
     CodeInfo("CS050", "a combine's residual condition is not applied (warning), as in "
              "Clinker's range join with one or two range conjuncts"),
+    CodeInfo("CS051", "a source matched no file under files.on_no_match: warn (warning): "
+             "it has no rows"),
     CodeInfo("CS021", "the retraction protocol did not converge", EXIT_EVAL),
     CodeInfo("CS030", "the Thrift server cannot be reached", EXIT_IO,
              hint="check host and port; `clinker-sql thrift-server status` for a local one"),

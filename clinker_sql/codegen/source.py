@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
+from pathlib import Path
 
 from sqlglot import exp
 
@@ -26,10 +27,11 @@ from clinker_sql.codegen.plan import (
     ck_column,
 )
 from clinker_sql.codegen.templates import Sql, ident, literal, render, select_list, sql
-from clinker_sql.config import model as m
-from clinker_sql.cxl import types as T
 from clinker_sql.codegen.ingest import typed_value
-from clinker_sql.diagnostics import fail
+from clinker_sql.config import model as m
+from clinker_sql.config.discovery import matched_files
+from clinker_sql.cxl import types as T
+from clinker_sql.diagnostics import Diagnostic, fail
 
 # the rows of one file split, a column of `<source>.offsets`
 SPLIT_ROWS = "$rows"
@@ -50,12 +52,22 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     raw, split, offsets, rows, total, ok, err = (
         ctx.view(node.name, s)
         for s in ("scan", "split", "offsets", "rows", "total", None, "errors"))
-    ctx.add(Statement("view", node.name, raw, render(
-        "source_scan.sql.j2", view=ident(raw), format=Sql(_SPARK_FORMAT[cfg.format]),
-        options=Sql(", ".join(f"{k} {literal(v)}" for k, v in _options(cfg)))),
-        header=f"source {node.name}: read {cfg.format} as text",
-        meta={DISCOVERY: {"source": node.name, "kind": cfg.path_kind,
-                          "paths": list(cfg.paths)}}))
+    selected = _selected_files(ctx, node)
+    discovery = {DISCOVERY: {"source": node.name, "kind": cfg.path_kind,
+                             "paths": list(cfg.paths), "on_no_match": cfg.files.on_no_match}}
+    if selected == []:  # on_no_match warn or skip, and no file: a source of no rows
+        ctx.add(Statement("view", node.name, raw, f"CREATE OR REPLACE TEMPORARY VIEW "
+                          f"{ident(raw)} AS {sql(_no_rows(cfg))}",
+                          header=f"source {node.name}: no file matched (files.on_no_match: "
+                                 f"{cfg.files.on_no_match}): no rows", meta=discovery))
+    else:
+        read = cfg if selected is None else replace(cfg, paths=tuple(selected))
+        ctx.add(Statement("view", node.name, raw, render(
+            "source_scan.sql.j2", view=ident(raw), format=Sql(_SPARK_FORMAT[cfg.format]),
+            options=Sql(", ".join(f"{k} {literal(v)}" for k, v in _options(read)))),
+            header=f"source {node.name}: read {cfg.format} as text" + (
+                f" (files: {len(selected)} of its matches)" if selected else ""),
+            meta=discovery))
 
     physical = [(c.source_name or c.name) for c in cfg.schema]
     if cfg.format == "csv" and not cfg.csv.has_header:
@@ -135,13 +147,63 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     return relation
 
 
+def _selected_files(ctx: Context, node: m.SourceNode) -> list[str] | None:
+    """The files a source's `files:` block picks (take_first / take_last, in its name
+    order), listed by the compiler as Clinker's discovery lists them; [] when none matched
+    under `on_no_match: warn | skip`; None when the scan reads its matcher as written."""
+    cfg, ctl = node.config, node.config.files
+    if ctl.take is None and ctl.on_no_match == "error":
+        return None
+    if ctx.base is None:
+        if ctl.take is None:
+            return None
+        raise fail("CS001", f"source '{node.name}': files.take_{ctl.take[0]} needs the "
+                   "source's files on this machine (the compiler lists them)", ctl.loc)
+    found = matched_files(cfg.path_kind, cfg.paths, ctx.base)
+    absolute = any(Path(p).is_absolute() for p in cfg.paths)  # named as the matcher is
+    names = sorted((str(p) if absolute else _relative(p, ctx.base) for p in found),
+                   reverse=ctl.desc)
+    if ctl.take is not None:
+        side, n = ctl.take
+        names = names[:n] if side == "first" else names[len(names) - n:] if n else []
+    if not names:
+        if ctl.on_no_match == "error":
+            return None  # the run's check says E216
+        if ctl.on_no_match == "warn":
+            ctx.compiled.warnings.append(Diagnostic(
+                "CS051", f"source '{node.name}': no file matched "
+                f"{', '.join(cfg.paths)} (files.on_no_match: warn): it has no rows",
+                ctl.loc, severity="warning"))
+        return []
+    if any(ch in n for n in names for ch in ",{}[]*?\\"):
+        raise fail("CS001", f"source '{node.name}': files.take_* picks a file whose name holds "
+                   "one of , { } [ ] * ? \\ (the files are read as one brace pattern)", ctl.loc)
+    return names if ctl.take is not None else None
+
+
+def _relative(path: Path, base: Path) -> str:
+    try:
+        return str(path.relative_to(base))
+    except ValueError:
+        return str(path)
+
+
+def _no_rows(cfg: m.SourceConfig) -> exp.Expression:
+    """The scan of a source whose files matched nothing: its columns, no row."""
+    names = [c.source_name or c.name for c in cfg.schema]
+    if cfg.format == "csv" and not cfg.csv.has_header:
+        names = [f"_c{i}" for i in range(len(cfg.schema))]
+    return exp.select(*[exp.alias_(S.cast(S.null(), "STRING"), S.ident(n)) for n in names]
+                      ).where(S.boolean(False))
+
+
 def _numbers(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expression,
              scan_columns: Sql, extra: list[str]) -> None:
     """`$source.row` numbered before anything reads the rows (codegen/numbering.py)."""
     split, offsets, rows = (ctx.view(node.name, s) for s in ("split", "offsets", "rows"))
     ctx.add(Statement("view", node.name, offsets, render(
         "source_offsets.sql.j2", view=ident(offsets), split=ident(split),
-        source_file=sql(file_expr)),
+        source_file=sql(file_expr), desc=node.config.files.desc),
         header=f"source {node.name}: where each file split starts in the row numbering"))
     ctx.add(checkpoint(offsets, node.name, "one small job instead of an aggregate, a sort "
                        "and a broadcast in every statement that reads the rows"))
@@ -167,19 +229,20 @@ def _positions(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expr
     are computed where the DLQ needs them, only if it has entries (codegen/numbering.py)."""
     raw, split, files, offsets, rows = (
         ctx.view(node.name, s) for s in ("scan", "split", "files", "offsets", "rows"))
+    desc = node.config.files.desc  # `files: {sort_order: desc}`
     ctx.add(Statement("view", node.name, files, render(
         "source_files.sql.j2", view=ident(files), source_file=sql(file_expr),
-        files=Sql(f"(SELECT DISTINCT `$file` FROM {ident(split)}) AS f")),
-        header=f"source {node.name}: its files in name order"))
+        files=Sql(f"(SELECT DISTINCT `$file` FROM {ident(split)}) AS f"), desc=desc),
+        header=f"source {node.name}: its files in name order" + " (descending)" * desc))
     listing = ctx.view(node.name, "listing")  # defined by a local run: the files' names
     ctx.add(replace(checkpoint(files, node.name, "a local run lists the files (no job); "
                                "the rows read its copy as a broadcast"),
                     meta={numbering.LISTING: {"scan": raw, "view": listing, "sql": render(
                         "source_files.sql.j2", view=ident(files), source_file=sql(file_expr),
-                        files=ident(listing))}}))
+                        files=ident(listing), desc=desc)}}))
     ctx.add(Statement("view", node.name, offsets, render(
         "source_file_offsets.sql.j2", view=ident(offsets), split=ident(split),
-        low=sql(numbering.low_bits(S.col("$mid")))),
+        low=sql(numbering.low_bits(S.col("$mid"))), desc=desc),
         header=f"source {node.name}: where each file starts in the row numbering"))
     common = dict(view=ident(rows), split=ident(split), scan_columns=scan_columns,
                   source_name=sql(S.string(node.name)), source_order=sql(S.bigint(order)))
@@ -194,7 +257,7 @@ def _positions(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expr
         header=f"source {node.name}: stamp $source.row with row positions",
         meta={numbering.FEW_FILES: {
             "files": files, "sql": render("source_rows_mapped.sql.j2", **few, lookup=lookup),
-            "render": few, "fixed_path": _fixed_path(node.config)}}))
+            "render": few, "fixed_path": _fixed_path(node.config), "desc": desc}}))
     ctx.numbered[node.name] = (order, files, offsets, rows)
 
 
@@ -202,6 +265,8 @@ def listed_rows(few: dict, files: list[str]) -> str:
     """The rows view of a source of a few files (`numbering.FEW_FILES` meta) once the
     runner has listed `files` (in name order, as `input_file_name()` gives them): each
     file, its `$source.file` and its rank in a literal MAP, which no job has to build."""
+    if few.get("desc"):  # `files: {sort_order: desc}`: ranks in descending name order
+        files = list(reversed(files))
     entries: list[exp.Expression] = []
     for rank, name in enumerate(files):
         entries += [S.string(name), S.fn(

@@ -75,6 +75,17 @@ class SortKey:
 
 
 @dataclass(frozen=True)
+class FileControls:
+    """A source's `files:` block (Clinker's FileListingControls): files sorted by name
+    (`desc`: descending), the first or last N of them (`take`: ("first"|"last", N)), and
+    what no matching file means (`on_no_match`: error = E216, warn, skip = no rows)."""
+    desc: bool = False
+    take: tuple[str, int] | None = None
+    on_no_match: str = "error"
+    loc: Location | None = None
+
+
+@dataclass(frozen=True)
 class SourceConfig:
     name: str
     format: str  # csv | json | parquet
@@ -94,6 +105,7 @@ class SourceConfig:
     # an unsorted file, `error` refuses it (E366)
     sort_order: tuple[SortKey, ...] = ()
     on_unsorted: str = "warn"
+    files: FileControls = FileControls()  # `files:`: which files, in which order
 
 
 @dataclass(frozen=True)

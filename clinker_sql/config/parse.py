@@ -266,12 +266,8 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     watermark = _watermark(c, schema, what)
     granularity = c.choice("dlq_granularity", ("record", "document"), "record")
     sorted_by, on_unsorted = _source_order(c, schema, common["name"])
-    files = c.node.get("files") if isinstance(c.node, YMap) else None
-    if isinstance(files, YMap) and "take_first" in files.entries and \
-            "take_last" in files.entries:  # Clinker's discovery checks this first
-        raise fail("E218", f"{what}: files.take_first and files.take_last are mutually "
-                   "exclusive", files.loc, "keep one of them")
-    c.refuse(("exclude", "files",
+    files = _file_controls(c, what, kind)
+    c.refuse(("exclude",
               "split_to_rows", "split_values", "transport", "envelope", "resource",
               "modified_after", "modified_before", "min_size", "max_size"),
              "source '{key}' is not supported yet")
@@ -282,8 +278,40 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
                          csv=csv_opts, json=json_opts, on_unmapped=unmapped,
                          watermark=watermark, document_dlq=c.key_loc("dlq_granularity")
                          if granularity == "document" else None,
-                         sort_order=sorted_by, on_unsorted=on_unsorted)
+                         sort_order=sorted_by, on_unsorted=on_unsorted, files=files)
     return m.SourceNode(**common, config=cfg)
+
+
+def _file_controls(c: Fields, what: str, kind: str) -> m.FileControls:
+    """A source's `files:` (Clinker's FileListingControls): sort_by name (created and
+    modified times are refused), sort_order, take_first / take_last (both: E218, as
+    Clinker's discovery checks first), recursive (false), on_no_match."""
+    node = c.raw("files")
+    if node is None:
+        return m.FileControls()
+    f = Fields(node, f"files of {what}")
+    if f.has("take_first") and f.has("take_last"):
+        raise fail("E218", f"{what}: files.take_first and files.take_last are mutually "
+                   "exclusive", f.loc, "keep one of them")
+    sort_by = f.choice("sort_by", ("name", "created", "modified"), "name")
+    if sort_by != "name":
+        raise fail("CS001", f"files.sort_by: {sort_by} is not supported yet (files are read "
+                   "in name order)", f.key_loc("sort_by"))
+    desc = f.choice("sort_order", ("asc", "desc"), "asc") == "desc"
+    take = None
+    for side in ("first", "last"):
+        n = f.int(f"take_{side}")
+        if n is not None:
+            if n < 0:
+                raise fail("E000", f"files.take_{side} must be a count of files", f.key_loc(
+                    f"take_{side}"))
+            take = (side, n)
+    if f.bool("recursive", False):
+        raise fail("CS001", "files.recursive: true is not supported yet",
+                   f.key_loc("recursive"))
+    on_no_match = f.choice("on_no_match", ("error", "warn", "skip"), "error")
+    f.done()
+    return m.FileControls(desc=desc, take=take, on_no_match=on_no_match, loc=f.loc)
 
 
 def _source_order(c: Fields, schema: tuple[m.Column, ...], name: str

@@ -72,7 +72,8 @@ def preflight(compiled: Compiled, base: Path, executor_keeps_tables: bool = Fals
     machine), every output folder exists and is writable."""
     for stmt in compiled.statements if local_files else ():
         found = stmt.meta.get(DISCOVERY)
-        if found and checkable(found["kind"], found["paths"]) and \
+        if found and found["on_no_match"] == "error" and \
+                checkable(found["kind"], found["paths"]) and \
                 not matched_files(found["kind"], found["paths"], base):
             raise fail("E216", f"source '{found['source']}' discovery failed: no files "
                        f"matched {', '.join(found['paths'])}",
