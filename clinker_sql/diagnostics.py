@@ -151,6 +151,8 @@ CODES: dict[str, CodeInfo] = _codes(
              EXIT_IO, hint="every record must have as many fields as the header"),
     CodeInfo("CS102", "a source file lacks a declared column (its header was not read "
              "beforehand)", EXIT_IO),
+    CodeInfo("CS105", "a source's file has a column its schema does not declare, under "
+             "on_unmapped: reject", EXIT_IO, hint="declare the column, or set on_unmapped: drop"),
     CodeInfo("CS103", "an output path cannot be written", EXIT_IO,
              hint="create the output folder first and check its permissions"),
     CodeInfo("CS104", "the pipeline file cannot be read"),

@@ -73,6 +73,7 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     if cfg.format == "csv" and not cfg.csv.has_header:
         physical = [f"_c{i}" for i in range(len(cfg.schema))]
     header = unmapped.header(cfg, ctx.base)
+    unmapped.reject_check(ctx, node, header)  # on_unmapped: reject
     widened = unmapped.undeclared(cfg, header)  # carried in `$widened` (unmapped.py)
     missing = unmapped.absent(cfg, header)  # declared, not in the file: null
     extra = [unmapped.raw_name(i) for i in range(len(widened))]

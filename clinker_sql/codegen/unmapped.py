@@ -42,6 +42,28 @@ def absent(cfg: m.SourceConfig, names: list[str] | None) -> set[str]:
     return {c.name for c in cfg.schema if (c.source_name or c.name) not in names}
 
 
+def reject_check(ctx, node: m.SourceNode, header: list[str] | None) -> None:
+    """`on_unmapped: reject`: a record carrying an undeclared field fails the source, as
+    Clinker's reader does on the first one (a format error: exit 4, nothing written). The
+    header says so for every record: a check that fails the run before anything runs."""
+    cfg = node.config
+    if cfg.on_unmapped != "reject" or not header:
+        return
+    declared = {c.source_name or c.name for c in cfg.schema}
+    extra = [h for h in header if h not in declared]
+    if not extra:
+        return
+    from clinker_sql.codegen.plan import Statement
+
+    detail = (f'source "{node.name}": input record carries undeclared field "{extra[0]}" '
+              "(set `on_unmapped: drop` to silently strip, or declare the field)")
+    check = exp.select(exp.alias_(S.string(detail), "detail"))
+    ctx.add(Statement("check", node.name, f"{node.name}.undeclared", S.to_sql(check),
+                      header=f"source {node.name}: on_unmapped: reject, and its header has "
+                             f"undeclared columns ({', '.join(extra)})",
+                      meta={"code": "CS105"}))
+
+
 def undeclared(cfg: m.SourceConfig, header: list[str] | None) -> tuple[str, ...]:
     """The header names that the schema does not declare, in header order, under
     `on_unmapped: auto_widen`."""

@@ -6,7 +6,18 @@ from __future__ import annotations
 
 from clinker_sql.project import Project
 
-from .pipelines import dlq, pipeline, route, run, sink, source, step, transform, write_case
+from .pipelines import (
+    dlq,
+    pipeline,
+    route,
+    run,
+    run_fails,
+    sink,
+    source,
+    step,
+    transform,
+    write_case,
+)
 
 ORDERS = """
     id,qty,region,note
@@ -95,3 +106,14 @@ def test_a_byte_order_mark_is_not_part_of_the_first_name(executor, tmp_path):
     r = run(executor, tmp_path, pipeline(source("orders", "id, qty: int"), sink("out", "orders")),
             {})
     assert r.rows("out.csv") == [{"id": "a", "qty": "1", "region": "EU"}]
+
+
+def test_on_unmapped_reject_fails_the_run_and_drop_strips(executor, tmp_path):
+    text = pipeline(source("orders", "id, qty: int"), sink("out", "orders")).replace(
+        "      schema:", "      on_unmapped: { mode: MODE }\n      schema:")
+    err = run_fails(executor, tmp_path, text.replace("MODE", "reject"), {"orders.csv": ORDERS})
+    assert err.diagnostics[0].code == "CS105" and err.exit_code == 4
+    assert 'undeclared field "region"' in err.diagnostics[0].message
+    assert not (tmp_path / "out" / "out.csv").exists()
+    r = run(executor, tmp_path, text.replace("MODE", "drop"), {"orders.csv": ORDERS})
+    assert r.rows("out.csv")[0] == {"id": "a", "qty": "1"}
