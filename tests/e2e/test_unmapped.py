@@ -117,3 +117,21 @@ def test_on_unmapped_reject_fails_the_run_and_drop_strips(executor, tmp_path):
     assert not (tmp_path / "out" / "out.csv").exists()
     r = run(executor, tmp_path, text.replace("MODE", "drop"), {"orders.csv": ORDERS})
     assert r.rows("out.csv")[0] == {"id": "a", "qty": "1"}
+
+
+def test_a_correlated_source_commits_them_and_keeps_them_out_of_collaterals(executor, tmp_path):
+    r = run(executor, tmp_path, pipeline(
+        source("orders", "id, cust, amount", key="cust"),
+        transform("calc", "orders", "emit n = amount.to_int() + 1"), sink("out", "calc")),
+        {"orders.csv": """
+            id,cust,amount,region
+            a,c1,1,EU
+            b,c1,x,US
+            c,c2,3,US
+        """})
+    assert r.rows("out.csv") == [{"id": "c", "cust": "c2", "amount": "3", "n": "4",
+                                  "region": "US"}]
+    entries = r.rows("dlq.csv")
+    assert sorted((e["id"], e["_cxl_dlq_trigger"]) for e in entries) == [
+        ("a", "false"), ("b", "true")]
+    assert all("region" not in e for e in entries)
