@@ -65,7 +65,19 @@ def get_session(conf: dict[str, str] | None = None):
         builder = builder.config(key, value)
     _session = builder.getOrCreate()
     _session.sparkContext.setLogLevel("ERROR")
+    _quiet_pyspark_error_logs()
     return _session
+
+
+def _quiet_pyspark_error_logs() -> None:
+    """PySpark 4 logs every analysis error it raises as a JSON line on stderr (its query
+    context loggers); clinker-sql reports each error itself, with a code and a location."""
+    try:
+        from pyspark.logger import PySparkLogger
+    except ImportError:  # an older PySpark logs nothing of the kind
+        return
+    for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
+        PySparkLogger.getLogger(name).disabled = True
 
 
 class LocalSparkExecutor(Executor):

@@ -246,3 +246,15 @@ def test_several_paths_are_read_in_name_order(executor, tmp_path):
                                         "in/b.csv": "id,n\nb1,3\n"})
     assert r.column("out.csv", "id") == ["a1", "b1"]
     assert [(e["id"], e["_cxl_dlq_source_row"]) for e in r.rows("dlq.csv")] == [("a2", "2")]
+
+
+def test_an_analysis_error_prints_no_pyspark_log_line(executor, capsys):
+    """PySpark 4 logs each analysis error as a JSON line on stderr; clinker-sql reports
+    errors itself (a code, a location), so that line is switched off."""
+    from clinker_sql.runtime.executor import StatementFailed
+
+    try:
+        executor.execute("SELECT no_such_column")
+    except StatementFailed:
+        pass
+    assert "SQLQueryContextLogger" not in capsys.readouterr().err
