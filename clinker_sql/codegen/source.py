@@ -75,7 +75,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     header = unmapped.header(cfg, ctx.base)
     unmapped.reject_check(ctx, node, header)  # on_unmapped: reject
     widened = unmapped.undeclared(cfg, header)  # carried in `$widened` (unmapped.py)
-    missing = unmapped.absent(cfg, header)  # declared, not in the file: null
+    # declared, not in the file: null
+    missing = unmapped.absent(cfg, header or unmapped.json_keys(cfg, ctx.base))
     extra = [unmapped.raw_name(i) for i in range(len(widened))]
     columns = Sql(",\n    ".join(
         [f"{sql(_split_value(p, c, cfg.format, missing))} AS {ident(c.name)}"
@@ -86,7 +87,7 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     found = (f"; undeclared columns in the header of its first file, carried in $widened "
              f"(on_unmapped: auto_widen): {', '.join(widened)}") if widened else ""
     if missing:
-        found += ("; declared columns its header lacks, read as null: " +
+        found += ("; declared columns its files lack, read as null: " +
                   ", ".join(c.name for c in cfg.schema if c.name in missing))
     ctx.add(Statement("view", node.name, split, render(
         "source_split.sql.j2", view=ident(split), raw=ident(raw), columns=columns),

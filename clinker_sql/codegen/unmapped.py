@@ -13,6 +13,7 @@ written in the compiled source's header.
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 from sqlglot import exp
@@ -34,12 +35,52 @@ def header(cfg: m.SourceConfig, base: Path | None) -> list[str] | None:
     return _header(files[0], cfg.csv) if files else None
 
 
+JSON_READ_MAX_BYTES = 16 * 1024 * 1024  # the compiler reads a JSON source's keys up to this
+
+
+def json_keys(cfg: m.SourceConfig, base: Path | None) -> list[str] | None:
+    """The top-level keys of every record of a JSON source's files (Spark's reader gives
+    a column for each key some record has); None when they are not read (no file, more
+    than JSON_READ_MAX_BYTES, or not records of objects)."""
+    if base is None or cfg.format != "json":
+        return None
+    files = matched_files(cfg.path_kind, cfg.paths, base)
+    if not files or sum(p.stat().st_size for p in files) > JSON_READ_MAX_BYTES:
+        return None
+    keys: dict[str, None] = {}
+    for path in files:
+        records = _json_records(path, cfg.json.format == "ndjson")
+        if records is None:
+            return None
+        for record in records:
+            keys.update(dict.fromkeys(record))
+    return list(keys)
+
+
+def _json_records(path: Path, ndjson: bool) -> list[dict] | None:
+    try:
+        text = path.read_text(encoding="utf-8")
+        if ndjson:
+            data = [json.loads(line) for line in text.splitlines() if line.strip()]
+        else:
+            data = json.loads(text)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    data = [data] if isinstance(data, dict) else data
+    if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
+        return None
+    return data
+
+
 def absent(cfg: m.SourceConfig, names: list[str] | None) -> set[str]:
-    """The declared columns the header lacks: Clinker reads them as null (its reprojection
-    onto the schema, schema_coerce.rs); Spark would not resolve them."""
+    """The declared columns the file's names lack (a CSV header, or no record of a JSON
+    source has the key): Clinker reads them as null (its reprojection onto the schema,
+    schema_coerce.rs); Spark would not resolve them. A dotted JSON name (a nested field)
+    is left to fail as it does today."""
     if not names:
         return set()
-    return {c.name for c in cfg.schema if (c.source_name or c.name) not in names}
+    return {c.name for c in cfg.schema if (c.source_name or c.name) not in names
+            and not (cfg.format == "json" and "." in (c.source_name or c.name))}
 
 
 def reject_check(ctx, node: m.SourceNode, header: list[str] | None) -> None:

@@ -135,3 +135,15 @@ def test_a_correlated_source_commits_them_and_keeps_them_out_of_collaterals(exec
     assert sorted((e["id"], e["_cxl_dlq_trigger"]) for e in entries) == [
         ("a", "false"), ("b", "true")]
     assert all("region" not in e for e in entries)
+
+
+def test_a_json_key_no_record_has_is_null(executor, tmp_path):
+    """Spark's JSON reader has a column only for keys some record has; Clinker reads a
+    declared key that no record has as null."""
+    text = pipeline(source("orders", "id, qty: int, note: string?"), sink("out", "orders"))
+    text = text.replace("type: csv\n      path: {dir}/orders.csv",
+                        "type: json\n      path: {dir}/orders.json", 1)
+    r = run(executor, tmp_path, text,
+            {"orders.json": '[{"id": "a", "qty": 1}, {"id": "b", "qty": 2}]'})
+    assert r.rows("out.csv") == [{"id": "a", "qty": "1", "note": ""},
+                                 {"id": "b", "qty": "2", "note": ""}]
