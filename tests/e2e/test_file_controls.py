@@ -3,34 +3,10 @@ descending, the first or last N files, and what no matching file means."""
 
 from __future__ import annotations
 
-from .pipelines import dlq, run, run_fails
+from .pipelines import dlq, pipeline, run, run_fails, sink, source
 
-PIPELINE = """
-pipeline:
-  name: t
-error_handling:
-  strategy: continue
-  dlq:
-    path: {dir}/out/dlq.csv
-nodes:
-  - type: source
-    name: src
-    config:
-      name: src
-      type: csv
-      glob: {dir}/data/part_*.csv
-      files: FILES
-      schema:
-        - { name: id, type: string }
-        - { name: qty, type: int }
-  - type: sink
-    name: out
-    input: src
-    config:
-      name: out
-      type: csv
-      path: {dir}/out/out.csv
-"""
+PIPELINE = pipeline(source("src", "id, qty: int"), sink("out", "src")).replace(
+    "path: {dir}/src.csv", "glob: {dir}/data/part_*.csv\n      files: FILES")
 
 PARTS = {
     "data/part_a.csv": "id,qty\na1,1\na2,x\n",
