@@ -659,8 +659,9 @@ def test_table_sink_keeps_the_old_table_when_the_run_fails(thrift_url, tmp_path)
     assert listing(tmp_path / "two" / "out") == []
 
 
-def test_table_sink_on_a_local_run_is_refused_before_spark_starts(tmp_path):
+def test_table_sink_on_a_local_run_is_refused_before_spark_starts(tmp_path, monkeypatch):
     table_case(tmp_path, "default.t3", [("a", "1")])
+    monkeypatch.chdir(tmp_path)  # its source, ./in.csv, is found (else E216 comes first)
     result = CliRunner().invoke(cli, ["run", str(tmp_path / "pipeline.yaml")],
                                 catch_exceptions=False)
     assert result.exit_code == 4
