@@ -23,9 +23,9 @@ SOURCE_ORDER = "$source.order"  # declaration index of the row's source, for sta
 FAN = "$fan"
 FAN_TYPE = CxlType("array", INT)
 CK_PREFIX = "$ck."
+DISCOVERY = "discovery"  # Statement.meta of a source's scan: its matcher, checked by a run
 # A source's undeclared columns (on_unmapped: auto_widen, codegen/unmapped.py): one map of
 # text cells per row, invisible to CXL and the DLQ, expanded by a sink's include_unmapped
-DISCOVERY = "discovery"  # Statement.meta of a source's scan: its matcher, checked by a run
 WIDENED = "$widened"
 WIDENED_TYPE = CxlType("map", STRING)
 

@@ -13,8 +13,15 @@ from clinker_sql.codegen.cxl_errors import raised
 from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
 from clinker_sql.codegen.dlq_shape import dlq_select
 from clinker_sql.codegen.materialize import counted_in
-from clinker_sql.codegen.plan import FAN, FAN_TYPE, SOURCE_FILE, SOURCE_NAME, SOURCE_ROW
-from clinker_sql.codegen.plan import WIDENED, WIDENED_TYPE
+from clinker_sql.codegen.plan import (
+    FAN,
+    FAN_TYPE,
+    SOURCE_FILE,
+    SOURCE_NAME,
+    SOURCE_ROW,
+    WIDENED,
+    WIDENED_TYPE,
+)
 from clinker_sql.codegen.plan import ErrorView, Relation, Statement
 from clinker_sql.codegen.templates import Sql, ident, render, select_list
 from clinker_sql.codegen.transform import ERR, error_struct

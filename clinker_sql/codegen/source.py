@@ -41,7 +41,7 @@ _SPARK_FORMAT = {"csv": "csv", "json": "json", "parquet": "parquet"}
 
 def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     cfg = node.config
-    if cfg.path_kind == "paths" and any(ch in p for p in cfg.paths for ch in ",{}[]*?\\"):
+    if cfg.path_kind == "paths" and _braces(cfg.paths):
         raise fail("CS001", "a `paths:` entry holding one of , { } [ ] * ? \\ is not "
                    "supported (the files are read as one brace pattern)", node.loc,
                    "rename the file, or read it with `path:`")
@@ -52,7 +52,9 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     raw, split, offsets, rows, total, ok, err = (
         ctx.view(node.name, s)
         for s in ("scan", "split", "offsets", "rows", "total", None, "errors"))
-    selected = _selected_files(ctx, node)
+    # the files matched, listed once (config/discovery.py); None: the compiler reads none
+    files = None if ctx.base is None else matched_files(cfg.path_kind, cfg.paths, ctx.base)
+    selected = _selected_files(ctx, node, files)
     discovery = {DISCOVERY: {"source": node.name, "kind": cfg.path_kind,
                              "paths": list(cfg.paths), "on_no_match": cfg.files.on_no_match}}
     if selected == []:  # on_no_match warn or skip, and no file: a source of no rows
@@ -69,14 +71,12 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
                 f" (files: {len(selected)} of its matches)" if selected else ""),
             meta=discovery))
 
-    physical = [(c.source_name or c.name) for c in cfg.schema]
-    if cfg.format == "csv" and not cfg.csv.has_header:
-        physical = [f"_c{i}" for i in range(len(cfg.schema))]
-    header = unmapped.header(cfg, ctx.base)
+    physical = _physical(cfg)
+    header = unmapped.header(cfg, files)
     unmapped.reject_check(ctx, node, header)  # on_unmapped: reject
     widened = unmapped.undeclared(cfg, header)  # carried in `$widened` (unmapped.py)
     # declared, not in the file: null
-    missing = unmapped.absent(cfg, header or unmapped.json_keys(cfg, ctx.base))
+    missing = unmapped.absent(cfg, header or unmapped.json_keys(cfg, files))
     extra = [unmapped.raw_name(i) for i in range(len(widened))]
     columns = Sql(",\n    ".join(
         [f"{sql(_split_value(p, c, cfg.format, missing))} AS {ident(c.name)}"
@@ -149,19 +149,20 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     return relation
 
 
-def _selected_files(ctx: Context, node: m.SourceNode) -> list[str] | None:
+def _selected_files(ctx: Context, node: m.SourceNode, found: list[Path] | None
+                    ) -> list[str] | None:
     """The files a source's `files:` block picks (take_first / take_last, in its name
-    order), listed by the compiler as Clinker's discovery lists them; [] when none matched
-    under `on_no_match: warn | skip`; None when the scan reads its matcher as written."""
+    order) among those the compiler listed (`found`, None when it lists none); [] when
+    none matched under `on_no_match: warn | skip`; None when the scan reads its matcher as
+    written."""
     cfg, ctl = node.config, node.config.files
     if ctl.take is None and ctl.on_no_match == "error":
         return None
-    if ctx.base is None:
+    if found is None:
         if ctl.take is None:
             return None
         raise fail("CS001", f"source '{node.name}': files.take_{ctl.take[0]} needs the "
                    "source's files on this machine (the compiler lists them)", ctl.loc)
-    found = matched_files(cfg.path_kind, cfg.paths, ctx.base)
     absolute = any(Path(p).is_absolute() for p in cfg.paths)  # named as the matcher is
     names = sorted((str(p) if absolute else _relative(p, ctx.base) for p in found),
                    reverse=ctl.desc)
@@ -177,10 +178,23 @@ def _selected_files(ctx: Context, node: m.SourceNode) -> list[str] | None:
                 f"{', '.join(cfg.paths)} (files.on_no_match: warn): it has no rows",
                 ctl.loc, severity="warning"))
         return []
-    if any(ch in n for n in names for ch in ",{}[]*?\\"):
+    if _braces(names):
         raise fail("CS001", f"source '{node.name}': files.take_* picks a file whose name holds "
                    "one of , { } [ ] * ? \\ (the files are read as one brace pattern)", ctl.loc)
     return names if ctl.take is not None else None
+
+
+def _braces(names) -> bool:
+    """Whether a name holds a character of Hadoop's glob, which reads several files as
+    one brace pattern (`_brace_pattern`)."""
+    return any(ch in n for n in names for ch in ",{}[]*?\\")
+
+
+def _physical(cfg: m.SourceConfig) -> list[str]:
+    """The file's names of the declared columns (positions `_c<i>` without a header)."""
+    if cfg.format == "csv" and not cfg.csv.has_header:
+        return [f"_c{i}" for i in range(len(cfg.schema))]
+    return [c.source_name or c.name for c in cfg.schema]
 
 
 def _relative(path: Path, base: Path) -> str:
@@ -192,11 +206,8 @@ def _relative(path: Path, base: Path) -> str:
 
 def _no_rows(cfg: m.SourceConfig) -> exp.Expression:
     """The scan of a source whose files matched nothing: its columns, no row."""
-    names = [c.source_name or c.name for c in cfg.schema]
-    if cfg.format == "csv" and not cfg.csv.has_header:
-        names = [f"_c{i}" for i in range(len(cfg.schema))]
-    return exp.select(*[exp.alias_(S.cast(S.null(), "STRING"), S.ident(n)) for n in names]
-                      ).where(S.boolean(False))
+    return exp.select(*[exp.alias_(S.cast(S.null(), "STRING"), S.ident(n))
+                        for n in _physical(cfg)]).where(S.boolean(False))
 
 
 def _numbers(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expression,

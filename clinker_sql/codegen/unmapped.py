@@ -19,33 +19,36 @@ from pathlib import Path
 from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
+from clinker_sql.codegen.plan import WIDENED, Statement
 from clinker_sql.config import model as m
-from clinker_sql.config.discovery import matched_files
 
 RAW = "$unmapped."  # the split view's raw text of an undeclared column, by its index
 
 
-def header(cfg: m.SourceConfig, base: Path | None) -> list[str] | None:
-    """The header of the source's first file in name order; None when the source is not a
-    CSV with a header or when no file can be read from `base` (the folder relative paths
-    resolve against)."""
-    if base is None or cfg.format != "csv" or not cfg.csv.has_header:
+def declared(cfg: m.SourceConfig) -> set[str]:
+    """The names the schema reads from the files."""
+    return {c.source_name or c.name for c in cfg.schema}
+
+
+def header(cfg: m.SourceConfig, files: list[Path] | None) -> list[str] | None:
+    """The header of the first of the source's `files` (in name order, as
+    config/discovery.py lists them); None when the source is not a CSV with a header or
+    when no file was listed or can be read."""
+    if not files or cfg.format != "csv" or not cfg.csv.has_header:
         return None
-    files = matched_files(cfg.path_kind, cfg.paths, base)
-    return _header(files[0], cfg.csv) if files else None
+    return _header(files[0], cfg.csv)
 
 
 JSON_READ_MAX_BYTES = 16 * 1024 * 1024  # the compiler reads a JSON source's keys up to this
 
 
-def json_keys(cfg: m.SourceConfig, base: Path | None) -> list[str] | None:
-    """The top-level keys of every record of a JSON source's files (Spark's reader gives
+def json_keys(cfg: m.SourceConfig, files: list[Path] | None) -> list[str] | None:
+    """The top-level keys of every record of a JSON source's `files` (Spark's reader gives
     a column for each key some record has); None when they are not read (no file, more
     than JSON_READ_MAX_BYTES, or not records of objects)."""
-    if base is None or cfg.format != "json":
+    if not files or cfg.format != "json":
         return None
-    files = matched_files(cfg.path_kind, cfg.paths, base)
-    if not files or sum(p.stat().st_size for p in files) > JSON_READ_MAX_BYTES:
+    if sum(p.stat().st_size for p in files) > JSON_READ_MAX_BYTES:
         return None
     keys: dict[str, None] = {}
     for path in files:
@@ -90,12 +93,10 @@ def reject_check(ctx, node: m.SourceNode, header: list[str] | None) -> None:
     cfg = node.config
     if cfg.on_unmapped != "reject" or not header:
         return
-    declared = {c.source_name or c.name for c in cfg.schema}
-    extra = [h for h in header if h not in declared]
+    names = declared(cfg)
+    extra = [h for h in header if h not in names]
     if not extra:
         return
-    from clinker_sql.codegen.plan import Statement
-
     detail = (f'source "{node.name}": input record carries undeclared field "{extra[0]}" '
               "(set `on_unmapped: drop` to silently strip, or declare the field)")
     check = exp.select(exp.alias_(S.string(detail), "detail"))
@@ -110,15 +111,9 @@ def undeclared(cfg: m.SourceConfig, header: list[str] | None) -> tuple[str, ...]
     `on_unmapped: auto_widen`."""
     if not header or cfg.on_unmapped != "auto_widen":
         return ()
-    declared = {c.source_name or c.name for c in cfg.schema}
-    seen: set[str] = set()
-    out = []
-    for name in header:
-        # an empty or repeated name is renamed by Spark's reader: not carried
-        if name and name not in declared and header.count(name) == 1 and name not in seen:
-            seen.add(name)
-            out.append(name)
-    return tuple(out)
+    names = declared(cfg)
+    # an empty or repeated name is renamed by Spark's reader: not carried
+    return tuple(h for h in header if h and h not in names and header.count(h) == 1)
 
 
 def _header(path: Path, o: m.CsvOptions) -> list[str] | None:
@@ -147,8 +142,6 @@ def widened_map(keys: tuple[str, ...]) -> exp.Expression:
 def expanded(key: str) -> exp.Expression:
     """A sink's column for the undeclared column `key`: null on rows that lack it (a
     merge of sources with other undeclared columns)."""
-    from clinker_sql.codegen.plan import WIDENED
-
     return S.fn("try_element_at", S.col(WIDENED), S.string(key))
 
 

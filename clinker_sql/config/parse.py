@@ -266,7 +266,7 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     watermark = _watermark(c, schema, what)
     granularity = c.choice("dlq_granularity", ("record", "document"), "record")
     sorted_by, on_unsorted = _source_order(c, schema, common["name"])
-    files = _file_controls(c, what, kind)
+    files = _file_controls(c, what)
     c.refuse(("exclude",
               "split_to_rows", "split_values", "transport", "envelope", "resource",
               "modified_after", "modified_before", "min_size", "max_size"),
@@ -282,7 +282,7 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     return m.SourceNode(**common, config=cfg)
 
 
-def _file_controls(c: Fields, what: str, kind: str) -> m.FileControls:
+def _file_controls(c: Fields, what: str) -> m.FileControls:
     """A source's `files:` (Clinker's FileListingControls): sort_by name (created and
     modified times are refused), sort_order, take_first / take_last (both: E218, as
     Clinker's discovery checks first), recursive (false), on_no_match."""
