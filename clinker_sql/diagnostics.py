@@ -69,6 +69,8 @@ CODES: dict[str, CodeInfo] = _codes(
              "aggregate body Clinker cannot extract (a scoped emit)"),
     CodeInfo("E211", "source declares none of path/glob/regex/paths"),
     CodeInfo("E216", "a source matches no file", hint="check the path or glob"),
+    CodeInfo("E217", "the files of a source have different headers", EXIT_IO,
+             hint="a source's files must share one header: split them into sources"),
     CodeInfo("E218", "a source's files: sets both take_first and take_last"),
     CodeInfo("E300", "combine has fewer than 2 or more than 8 inputs",
              hint="list the inputs under `input:` as qualifier: node"),

@@ -29,7 +29,7 @@ from clinker_sql.codegen.plan import (
 from clinker_sql.codegen.templates import Sql, ident, literal, render, select_list, sql
 from clinker_sql.codegen.ingest import typed_value
 from clinker_sql.config import model as m
-from clinker_sql.config.discovery import matched_files
+from clinker_sql.config.discovery import matched_files, relative
 from clinker_sql.cxl import types as T
 from clinker_sql.diagnostics import Diagnostic, fail
 
@@ -72,8 +72,10 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
             meta=discovery))
 
     physical = _physical(cfg)
-    header = unmapped.header(cfg, files)
+    in_order = None if files is None else _read_order(cfg, files)
+    header = unmapped.header(cfg, in_order)  # its first file's: Clinker's schema
     unmapped.reject_check(ctx, node, header)  # on_unmapped: reject
+    unmapped.mismatch_check(ctx, node, in_order, ctx.base)  # E217: every file's header is the first's
     widened = unmapped.undeclared(cfg, header)  # carried in `$widened` (unmapped.py)
     # declared, not in the file: null
     missing = unmapped.absent(cfg, header or unmapped.json_keys(cfg, files))
@@ -164,11 +166,7 @@ def _selected_files(ctx: Context, node: m.SourceNode, found: list[Path] | None
         raise fail("CS001", f"source '{node.name}': files.take_{ctl.take[0]} needs the "
                    "source's files on this machine (the compiler lists them)", ctl.loc)
     absolute = any(Path(p).is_absolute() for p in cfg.paths)  # named as the matcher is
-    names = sorted((str(p) if absolute else _relative(p, ctx.base) for p in found),
-                   reverse=ctl.desc)
-    if ctl.take is not None:
-        side, n = ctl.take
-        names = names[:n] if side == "first" else names[len(names) - n:] if n else []
+    names = [str(p) if absolute else relative(p, ctx.base) for p in _read_order(cfg, found)]
     if not names:
         if ctl.on_no_match == "error":
             return None  # the run's check says E216
@@ -184,6 +182,16 @@ def _selected_files(ctx: Context, node: m.SourceNode, found: list[Path] | None
     return names if ctl.take is not None else None
 
 
+def _read_order(cfg: m.SourceConfig, found: list[Path]) -> list[Path]:
+    """The files Clinker reads, in its order: the listing sorted by name (`files:
+    sort_order`), then its `take_first` / `take_last`."""
+    ordered = sorted(found, reverse=cfg.files.desc)
+    if cfg.files.take is None:
+        return ordered
+    side, n = cfg.files.take
+    return ordered[:n] if side == "first" else ordered[len(ordered) - n:] if n else []
+
+
 def _braces(names) -> bool:
     """Whether a name holds a character of Hadoop's glob, which reads several files as
     one brace pattern (`_brace_pattern`)."""
@@ -195,13 +203,6 @@ def _physical(cfg: m.SourceConfig) -> list[str]:
     if cfg.format == "csv" and not cfg.csv.has_header:
         return [f"_c{i}" for i in range(len(cfg.schema))]
     return [c.source_name or c.name for c in cfg.schema]
-
-
-def _relative(path: Path, base: Path) -> str:
-    try:
-        return str(path.relative_to(base))
-    except ValueError:
-        return str(path)
 
 
 def _no_rows(cfg: m.SourceConfig) -> exp.Expression:

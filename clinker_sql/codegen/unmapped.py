@@ -20,6 +20,7 @@ from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.plan import WIDENED, Statement
+from clinker_sql.config.discovery import relative
 from clinker_sql.config import model as m
 
 RAW = "$unmapped."  # the split view's raw text of an undeclared column, by its index
@@ -104,6 +105,30 @@ def reject_check(ctx, node: m.SourceNode, header: list[str] | None) -> None:
                       header=f"source {node.name}: on_unmapped: reject, and its header has "
                              f"undeclared columns ({', '.join(extra)})",
                       meta={"code": "CS105"}))
+
+
+def mismatch_check(ctx, node: m.SourceNode, files: list[Path] | None, base: Path) -> None:
+    """A CSV source whose files' headers differ: Clinker takes the schema from its first
+    file and fails the run at the first file whose column names (or their count) differ
+    (E217, a format error: exit 4). Spark's reader would map such a file's columns by
+    position under the first header. `files` in Clinker's reading order (relative to
+    `base`); a file whose header cannot be read is left to the scan."""
+    if not files or len(files) < 2 or node.config.format != "csv" or \
+            not node.config.csv.has_header:
+        return
+    first = _header(files[0], node.config.csv)
+    for path in files[1:]:
+        other = _header(path, node.config.csv)
+        if first is None or other is None or other == first:
+            continue
+        detail = (f'source "{node.name}": multi-file source: schema mismatch at file '
+                  f'"{relative(path, base)}": expected columns {first}, got {other}')
+        check = exp.select(exp.alias_(S.string(detail), "detail"))
+        ctx.add(Statement("check", node.name, f"{node.name}.headers", S.to_sql(check),
+                          header=f"source {node.name}: the header of {path.name} differs "
+                                 f"from that of {files[0].name}, its first file",
+                          meta={"code": "E217"}))
+        return
 
 
 def undeclared(cfg: m.SourceConfig, header: list[str] | None) -> tuple[str, ...]:

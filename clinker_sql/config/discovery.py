@@ -24,3 +24,11 @@ def matched_files(kind: str, paths: tuple[str, ...] | list[str], base: Path) -> 
 def checkable(kind: str, paths: tuple[str, ...] | list[str]) -> bool:
     """Whether Python's glob reads the patterns as Hadoop's does (no brace groups)."""
     return kind != "glob" or not any(ch in p for p in paths for ch in "{}")
+
+
+def relative(path: Path, base: Path) -> str:
+    """A listed file as a relative matcher names it: relative to `base` when under it."""
+    try:
+        return str(path.relative_to(base))
+    except ValueError:
+        return str(path)

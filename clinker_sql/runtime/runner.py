@@ -126,6 +126,11 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
     return _result(compiled, counts, run.timings)
 
 
+def _constant_check(stmt: Statement) -> bool:
+    """A coded check that reads no view: what the compiler found in a source's files."""
+    return stmt.kind == "check" and bool(stmt.meta.get("code")) and not stmt.reads
+
+
 class _Run:
     """One run of a compiled pipeline: its views, then its checks, then its writes."""
 
@@ -161,6 +166,8 @@ class _Run:
                 continue
             if stmt.kind == "setup":
                 _timed(self.executor, stmt, self.timings, self.progress)
+            elif _constant_check(stmt):  # a source's header (CS105, E217): before a scan
+                self._coded_check(stmt)
             elif stmt.kind == "view":
                 self.views.pend(stmt)
             elif stmt.kind == "fixpoint":
@@ -176,7 +183,7 @@ class _Run:
         """Coded checks (e.g. combine on_miss: error, E319), then fail_fast's."""
         for stmt in self.compiled.statements:
             if stmt.kind == "check" and stmt.meta.get("code") and \
-                    not stmt.meta.get(AFTER_WRITES_CHECK):
+                    not stmt.meta.get(AFTER_WRITES_CHECK) and not _constant_check(stmt):
                 self._coded_check(stmt)
         if self.compiled.strategy == "fail_fast":
             check = next(s for s in self.compiled.statements

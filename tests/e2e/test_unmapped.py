@@ -147,3 +147,35 @@ def test_a_json_key_no_record_has_is_null(executor, tmp_path):
             {"orders.json": '[{"id": "a", "qty": 1}, {"id": "b", "qty": 2}]'})
     assert r.rows("out.csv") == [{"id": "a", "qty": "1", "note": ""},
                                  {"id": "b", "qty": "2", "note": ""}]
+
+
+def _glob(text: str) -> str:
+    return text.replace("path: {dir}/orders.csv", "glob: {dir}/orders_*.csv", 1)
+
+
+def test_files_with_different_headers_fail_the_run_with_E217(executor, tmp_path):
+    """Clinker takes a source's columns from its first file and stops at the first file
+    whose header differs (a format error, exit 4); Spark would read that file's cells by
+    position under the first header."""
+    files = {"orders_1.csv": "id,qty\na,1\n", "orders_2.csv": "qty,id\n2,b\n"}
+    err = run_fails(executor, tmp_path, _glob(pipeline(source("orders", "id, qty: int"),
+                                                        sink("out", "orders"))), files)
+    assert err.diagnostics[0].code == "E217" and err.exit_code == 4
+    assert 'orders_2.csv": expected columns' in err.diagnostics[0].message
+    assert not (tmp_path / "out" / "out.csv").exists()
+
+
+def test_files_with_one_header_and_a_take_that_skips_the_odd_one_run(executor, tmp_path):
+    files = {"orders_1.csv": "id,qty,note\na,1,x\n", "orders_2.csv": "id,qty,note\nb,2,y\n",
+             "orders_3.csv": "id,tags\nc,t\n"}
+    text = _glob(pipeline(source("orders", "id, qty: int"), sink("out", "orders")))
+    r = run(executor, tmp_path, text.replace(
+        "      schema:", "      files: { take_first: 2 }\n      schema:"), files)
+    assert r.rows("out.csv") == [{"id": "a", "qty": "1", "note": "x"},
+                                 {"id": "b", "qty": "2", "note": "y"}]
+    # in descending order the odd file is the first: its header is the source's, and the
+    # next file's differs
+    err = run_fails(executor, tmp_path, text.replace(
+        "      schema:", "      files: { sort_order: desc }\n      schema:"), files)
+    assert err.diagnostics[0].code == "E217"
+    assert "expected columns ['id', 'tags']" in err.diagnostics[0].message
