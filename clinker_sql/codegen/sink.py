@@ -3,7 +3,7 @@ layer has decided which of them are clean) the write statement (spec §2.7)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlglot import exp
 
@@ -91,6 +91,21 @@ def column_value(column: str) -> exp.Expression:
     return S.col(column)
 
 
+def declared_scale(cfg: m.SinkConfig, name: str, value: exp.Expression, t: CxlType
+                   ) -> tuple[str, exp.Expression, CxlType]:
+    """An output column and its value, rounded half to even when the sink's `schema:`
+    declares it a decimal with a smaller `scale` than its values have (Clinker rounds a
+    decimal on write, and never pads one: projection.rs `round_declared_output_decimals`).
+    Nothing else of the sink's schema changes a value."""
+    declared = next((c for c in cfg.schema if c.name == name), None)
+    if declared is None or declared.type != "decimal" or declared.scale is None or \
+            t.kind != "decimal" or t.scale <= declared.scale:
+        return name, value, t
+    rounded = replace(t, scale=declared.scale)
+    return name, S.cast(S.fn("bround", value, S.small_int(declared.scale)),
+                        f"DECIMAL({t.precision}, {declared.scale})"), rounded
+
+
 def staging_path(path: str) -> str:
     return f"{path}.clinker-staging"
 
@@ -136,7 +151,7 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
     name = plan.node.name
     input_view, sorted_by = _sort_order(ctx, plan, input_view)
     order_by = Sql(", ".join(sql(e) for e in sorted_by + plan.relation.sort_keys()))
-    typed = [(out, column_value(src), t) for out, src, t in plan.columns]
+    typed = [declared_scale(cfg, out, column_value(src), t) for out, src, t in plan.columns]
     if cfg.format == "table":
         compile_table_write(ctx, plan, input_view, order_by, typed)
         return

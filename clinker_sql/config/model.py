@@ -126,6 +126,8 @@ class SinkConfig:
     correlation_fanout_policy: str | None = None
     table: tuple[str, ...] | None = None  # `type: table`: [catalog.][database.]name
     sort_order: tuple[SortKey, ...] = ()  # the written order; ties keep arrival order
+    # `schema:`: for a CSV or JSON file only a decimal column's `scale`, which rounds on write
+    schema: tuple[Column, ...] = ()
 
     @property
     def target(self) -> str:

@@ -619,7 +619,10 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     sort_node = c.raw("sort_order")
     if sort_node is not None:
         cfg = replace(cfg, sort_order=sort_keys(sort_node, f"sort_order of {what}"))
-    c.refuse(("schema", "split", "write_meta", "join_values",
+    schema_node = c.raw("schema")
+    if schema_node is not None:
+        cfg = replace(cfg, schema=_schema(schema_node, what))
+    c.refuse(("split", "write_meta", "join_values",
               "reconstruct_envelope", "unique_suffix_width"), "sink '{key}' is not supported yet")
     c.done()
     return m.SinkNode(**common, input=ref, config=cfg)

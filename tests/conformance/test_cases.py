@@ -29,9 +29,6 @@ _MIXED_MAP = ("a map literal mixing int, string or bool values is refused (Spark
 # Clinker behaviour clinker-sql does not have yet: each case fails today, and a fix turns
 # its strict xfail into a failure that says to move it out of this list
 KNOWN = {
-    "agg/011_decimal_avg_rounds_to_output_scale":
-        "a sink's `schema:` (declared output types, decimal scale rounding on write) is "
-        "refused (CS001)",
     "combine/020_route_merge_concat_declaration_order":
         "a merge's rows keep their source order, not its inputs' declaration order",
     "io/004_type_error_rfc3339_datetime_normalized_to_utc":
