@@ -74,6 +74,43 @@ def project(node: m.SinkNode, upstream: Relation) -> list[tuple[str, str, CxlTyp
     return out
 
 
+def _field_path(name: str) -> list[str]:
+    """A column name's path: split at each `.` that no backslash escapes (`\\.`, `\\\\`,
+    `\\[` stand for the character)."""
+    out, part, i = [], "", 0
+    while i < len(name):
+        if name[i] == "\\" and i + 1 < len(name) and name[i + 1] in ".\\[":
+            part, i = part + name[i + 1], i + 2
+            continue
+        if name[i] == ".":
+            out.append(part)
+            part = ""
+        else:
+            part += name[i]
+        i += 1
+    return out + [part]
+
+
+def _json_object(tree: dict, preserve_nulls: bool) -> exp.Expression:
+    """`named_struct` of a path tree; without `preserve_nulls` an object whose every leaf
+    is null is left out, as the null leaves are (Clinker emits no empty object)."""
+    args: list[exp.Expression] = []
+    for key, node in tree.items():
+        if isinstance(node, dict):
+            value = _json_object(node, preserve_nulls)
+            if not preserve_nulls:
+                value = S.case([(S.or_(*[S.not_null(leaf.copy()) for leaf in _leaves(node)]),
+                                 value)])
+            node = value
+        args += [S.string(key), node]
+    return S.fn("named_struct", *args)
+
+
+def _leaves(tree: dict) -> list[exp.Expression]:
+    return [leaf for node in tree.values()
+            for leaf in (_leaves(node) if isinstance(node, dict) else [node])]
+
+
 def widened_column(key: str) -> str:
     """A sink column read from the rows' `$widened` (codegen/unmapped.py), as `project`
     names its input."""
@@ -289,10 +326,23 @@ def csv_line(columns: list[tuple[str, exp.Expression, CxlType]], delimiter: str,
 
 def json_line(columns: list[tuple[str, exp.Expression, CxlType]], preserve_nulls: bool
               ) -> exp.Expression:
-    args: list[exp.Expression] = []
+    """A record as one JSON object. A dotted column name is a path: `customer.name` is
+    the key `name` of an object `customer` (`$ck.x` under `"$ck"`; `a\\.b` is a literal
+    dot), columns of one prefix grouped where it first appears, as Clinker's writer
+    nests them (json/writer.rs `build_plan_cache`)."""
+    tree: dict = {}
     for name, e, t in columns:
-        args += [S.string(name), e if t.kind != "datetime" else to_cell(e, t)]
-    struct = S.fn("named_struct", *args)
+        *branches, leaf = _field_path(name)
+        body = tree
+        for segment in branches:
+            body = body.setdefault(segment, {})
+            if not isinstance(body, dict):
+                raise fail("CS001", f"JSON output column '{name}' nests under the column "
+                           f"'{segment}', which holds a value")
+        if leaf in body:
+            raise fail("CS001", f"JSON output column '{name}' takes the place of another one")
+        body[leaf] = e if t.kind != "datetime" else to_cell(e, t)
+    struct = _json_object(tree, preserve_nulls)
     if preserve_nulls:
         return S.fn("to_json", struct, S.fn("map", S.string("ignoreNullFields"),
                                             S.string("false")))

@@ -104,8 +104,13 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         counted[numbering.FILES] = ctx.view(node.name, "files")
     else:
         _numbers(ctx, node, order, file_expr, scan_columns, extra)
+    # a null cell: JSON's null or absent key, Parquet's null; a CSV's empty cell is text
+    nulls = cfg.format != "csv"
     typed = [(c, S.cast(S.null(), T.spark_type_sql(T.from_column(c.type, c.precision, c.scale)))
-              if c.name in missing else typed_value(S.col(c.name), c)) for c in cfg.schema]
+              if c.name in missing else
+              S.col(c.name) if nulls and c.type in ("string", "any") and
+              (c.nullable or c.type == "any") else typed_value(S.col(c.name), c))
+             for c in cfg.schema]
     if cfg.correlation_key:  # sketched while counted (correlation._sketch_bound)
         counted[numbering.CK_SKETCH] = S.to_sql(_ck_text(cfg, dict(
             (c.name, value) for c, value in typed)))
@@ -113,8 +118,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         "source_total.sql.j2", view=ident(total), offsets=ident(offsets)),
         header=f"source {node.name}: the rows read (run summary)", meta=counted))
 
-    bad = [(c, S.boolean(False) if c.name in missing else _is_bad(S.col(c.name), c, value))
-           for c, value in typed]
+    bad = [(c, S.boolean(_rejects_null(c)) if c.name in missing else
+            _is_bad(S.col(c.name), c, value, nulls)) for c, value in typed]
     any_bad = S.or_(*[b for _, b in bad]) if bad else S.boolean(False)
     ck = tuple((ck_column(f), _ck_type(cfg, f)) for f in cfg.correlation_key)
     items = [(value, c.name) for c, value in typed]
@@ -315,6 +320,9 @@ def _split_value(physical: str, column: m.Column, fmt: str, missing: set[str]
     """A declared column's text in the split view; null when the file lacks it."""
     if column.name in missing:
         return S.cast(S.null(), "STRING")
+    if fmt == "json" and "." in physical:  # a nested field: `customer`.`name`
+        return _raw_text(exp.Dot.build([S.col(p) if i == 0 else S.ident(p) for i, p in
+                                        enumerate(physical.split("."))]), column, fmt)
     return _raw_text(S.col(physical), column, fmt)
 
 
@@ -340,8 +348,19 @@ def _ck_type(cfg: m.SourceConfig, field_name: str) -> T.CxlType:
     return T.from_column(col.type, col.precision, col.scale)
 
 
-def _is_bad(raw: exp.Expression, column: m.Column, value: exp.Expression) -> exp.Expression:
-    """A present value that does not convert; an empty cell of a non-nullable typed column."""
+def _rejects_null(column: m.Column) -> bool:
+    """Whether a null is a type error in the column: Clinker admits one only in a nullable
+    column or one of type any or null ("null is not a valid String", schema_coerce.rs);
+    a declared column the file lacks is null in every record."""
+    return not column.nullable and column.type not in ("any", "null")
+
+
+def _is_bad(raw: exp.Expression, column: m.Column, value: exp.Expression, nulls: bool
+            ) -> exp.Expression:
+    """A present value that does not convert; an empty cell of a non-nullable typed column;
+    with `nulls` (a JSON or Parquet source), a null in a non-nullable string column."""
+    if column.type == "string" and nulls and _rejects_null(column):
+        return S.is_null(raw)
     if column.type in ("string", "any"):
         return S.boolean(False)
     empty = S.or_(S.is_null(raw), S.eq(raw, S.string("")))
@@ -358,7 +377,7 @@ def _type_error_detail(node: m.SourceNode, cfg: m.SourceConfig,
                        bad: list[tuple[m.Column, exp.Expression]]) -> exp.Expression:
     whens = []
     for i, (c, b) in enumerate(bad):
-        if isinstance(b, exp.Boolean):
+        if isinstance(b, exp.Boolean) and not b.this:
             continue
         text = S.fn("concat", S.string(f'[E126] source="{node.name}" file="'),
                     S.col(SOURCE_FILE), S.string('" row='),

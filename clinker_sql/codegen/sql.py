@@ -117,6 +117,8 @@ def and_(*conds: exp.Expression | None) -> exp.Expression:
 
 
 def or_(*conds: exp.Expression) -> exp.Expression:
+    if any(_is_true(c) for c in conds):
+        return boolean(True)
     parts = [c for c in conds if not _is_false(c)]
     if not parts:
         return boolean(False)

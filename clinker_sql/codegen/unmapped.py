@@ -44,9 +44,10 @@ JSON_READ_MAX_BYTES = 16 * 1024 * 1024  # the compiler reads a JSON source's key
 
 
 def json_keys(cfg: m.SourceConfig, files: list[Path] | None) -> list[str] | None:
-    """The top-level keys of every record of a JSON source's `files` (Spark's reader gives
-    a column for each key some record has); None when they are not read (no file, more
-    than JSON_READ_MAX_BYTES, or not records of objects)."""
+    """The keys of every record of a JSON source's `files` (Spark's reader gives a column
+    for each key some record has), a nested object's as dotted paths (`customer.name`);
+    None when they are not read (no file, more than JSON_READ_MAX_BYTES, or not records
+    of objects)."""
     if not files or cfg.format != "json":
         return None
     if sum(p.stat().st_size for p in files) > JSON_READ_MAX_BYTES:
@@ -57,8 +58,17 @@ def json_keys(cfg: m.SourceConfig, files: list[Path] | None) -> list[str] | None
         if records is None:
             return None
         for record in records:
-            keys.update(dict.fromkeys(record))
+            keys.update(dict.fromkeys(_paths(record)))
     return list(keys)
+
+
+def _paths(record: dict, prefix: str = "") -> list[str]:
+    out = []
+    for key, value in record.items():
+        out.append(prefix + key)
+        if isinstance(value, dict):
+            out += _paths(value, f"{prefix}{key}.")
+    return out
 
 
 def _json_records(path: Path, ndjson: bool) -> list[dict] | None:
@@ -78,13 +88,11 @@ def _json_records(path: Path, ndjson: bool) -> list[dict] | None:
 
 def absent(cfg: m.SourceConfig, names: list[str] | None) -> set[str]:
     """The declared columns the file's names lack (a CSV header, or no record of a JSON
-    source has the key): Clinker reads them as null (its reprojection onto the schema,
-    schema_coerce.rs); Spark would not resolve them. A dotted JSON name (a nested field)
-    is left to fail as it does today."""
+    source has the key, a dotted name a nested one): Clinker reads them as null (its
+    reprojection onto the schema, schema_coerce.rs); Spark would not resolve them."""
     if not names:
         return set()
-    return {c.name for c in cfg.schema if (c.source_name or c.name) not in names
-            and not (cfg.format == "json" and "." in (c.source_name or c.name))}
+    return {c.name for c in cfg.schema if (c.source_name or c.name) not in names}
 
 
 def reject_check(ctx, node: m.SourceNode, header: list[str] | None) -> None:

@@ -36,9 +36,6 @@ KNOWN = {
     "io/036_sink_correlated_source_rows":
         "correlated rows are written in input order, not in the order of their formatted "
         "group keys (Clinker's commit sorts groups by format_group_key)",
-    "io/044_json_nested_read_and_written_back":
-        "a JSON source's dotted column customer.name is read as a top-level column, not as "
-        "the nested field (UNRESOLVED_COLUMN at the source)",
     "io/046_json_reserved_literal_keys_decoded_once": _MIXED_MAP,
     "io/051_json_nested_cxl_comprehension": _MIXED_MAP,
     "io/047_json_static_duplicate_map_key_E202":
