@@ -12,6 +12,9 @@ from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.correlation import COLLATERAL, OVERFLOW, compile_correlation, lattice
 from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER, real_row
+from clinker_sql.codegen.documents import COLLATERAL as DOC_COLLATERAL
+from clinker_sql.codegen.documents import TRIGGERS as DOC_TRIGGERS
+from clinker_sql.codegen.documents import compile_documents, document_sources
 from clinker_sql.codegen.fusion import chain_entries, row_wise
 from clinker_sql.codegen.materialize import checkpoint
 from clinker_sql.codegen.numbering import (
@@ -42,7 +45,7 @@ EMPTY_REPORT = "empty_report"
 LIVE_VIEW = "$pipeline.triggers_live"
 EARLY_VIEW = "$pipeline.triggers_early"
 # the unions of error views (and what reads them whole): they carry `$ref.*` when any does
-_UNIONS = {TRIGGERS_VIEW, LIVE_VIEW, EARLY_VIEW, TRIGGERS_SEEN}
+_UNIONS = {TRIGGERS_VIEW, LIVE_VIEW, EARLY_VIEW, TRIGGERS_SEEN, DOC_TRIGGERS}
 LAYOUT = "$layout"
 
 
@@ -122,7 +125,8 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
     aggregates = aggregates or []
     keys = lattice(ctx)
     correlated = bool(keys)
-    all_layouts = layouts(ctx, sinks, correlated)
+    documents = bool(document_sources(ctx.pipeline))  # never with keys (E370)
+    all_layouts = layouts(ctx, sinks, correlated or documents)
     payload = union_columns(all_layouts) if all_layouts else []
     live = [(ev.view, ev.payload, all_layouts.index(ev.payload)) for ev in ctx.error_views]
     if retraction:
@@ -167,6 +171,11 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
         sink_layouts = {p.node.name: all_layouts.index(sink_layout(p)) for p in sinks}
         commits = compile_correlation(ctx, sinks, TRIGGERS_VIEW, payload, sink_layouts)
         dlq_parts.append((COLLATERAL, tuple(payload), None))
+    elif documents:
+        commits = compile_documents(ctx, sinks, TRIGGERS_VIEW, payload, {
+            p.node.name: all_layouts.index(sink_layout(p)) for p in sinks})
+        dlq_parts = [(DOC_TRIGGERS, tuple(payload), None),
+                     (DOC_COLLATERAL, tuple(payload), None)]
     entries = (TRIGGERS_VIEW, OVERFLOW) if correlated else (TRIGGERS_VIEW,)
     for stmt in compile_numbering(ctx.numbered, entries):
         ctx.add(stmt)

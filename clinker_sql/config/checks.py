@@ -98,8 +98,6 @@ def _check_then_refuse(p: m.Pipeline) -> None:
                        f"document` and source '{keyed.name}' a correlation_key; the two "
                        "rejections cannot share one writer boundary",
                        document.config.document_dlq)
-        raise fail("CS001", "source 'dlq_granularity: document' is not supported yet",
-                   document.config.document_dlq)
     for node in sources:
         if node.config.watermark is not None:
             raise fail("CS001", "source 'watermark' is not supported yet",

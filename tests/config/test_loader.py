@@ -231,7 +231,6 @@ _CONTINUE = "error_handling:\n  strategy: continue\n  dlq:\n    path: ./dlq.csv\
     ((_CONTINUE.replace("./dlq.csv", "./dlq.csv\n    per_source:\n      t:\n"
                         "        max_rate: 0.5"), None), "E317"),
     ((_CONTINUE, "      dlq_granularity: document\n      correlation_key: id\n"), "E370"),
-    ((_CONTINUE, "      dlq_granularity: document\n"), "CS001"),
     ((None, "      dlq_granularity: document\n"), "E344"),
     ((None, "      watermark: { column: id }\n"), "E155"),
     ((None, "      watermark: { column: when }\n"), "E154"),

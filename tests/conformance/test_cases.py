@@ -41,8 +41,6 @@ KNOWN = {
     "io/047_json_static_duplicate_map_key_E202":
         "two static map keys decoding to the same key fail at run time (CS002), not at "
         "compile time (E202, Clinker's parser)",
-    "io/065_identity_same_ordinal_failures_document_granularity":
-        "dlq_granularity: document is refused (CS001)",
 }
 
 
