@@ -73,21 +73,26 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
 
     physical = _physical(cfg)
     in_order = None if files is None else _read_order(cfg, files)
-    header = unmapped.header(cfg, in_order)  # its first file's: Clinker's schema
+    keys = unmapped.json_keys(cfg, in_order)  # a JSON source's, with nested paths
+    # its first file's header (Clinker's schema), or a JSON source's flattened fields
+    header = unmapped.header(cfg, in_order) or unmapped.leaves(keys)
     unmapped.reject_check(ctx, node, header)  # on_unmapped: reject
     unmapped.mismatch_check(ctx, node, in_order, ctx.base)  # E217: every file's header is the first's
     widened = unmapped.undeclared(cfg, header)  # carried in `$widened` (unmapped.py)
     # declared, not in the file: null
-    missing = unmapped.absent(cfg, header or unmapped.json_keys(cfg, files))
+    missing = unmapped.absent(cfg, header if keys is None else list(keys))
     extra = [unmapped.raw_name(i) for i in range(len(widened))]
     columns = Sql(",\n    ".join(
         [f"{sql(_split_value(p, c, cfg.format, missing))} AS {ident(c.name)}"
          for p, c in zip(physical, cfg.schema)] +
-        [f"{sql(S.col(h))} AS {ident(r)}" for h, r in zip(widened, extra)]))
+        [f"{sql(unmapped.raw_value(cfg, h, keys))} AS {ident(r)}"
+         for h, r in zip(widened, extra)]))
     scan_columns = Sql(", ".join(f"scan.{ident(n)}" for n in [c.name for c in cfg.schema] + extra))
     file_expr = _file_path(_fixed_path(cfg), S.col("$file"))
-    found = (f"; undeclared columns in the header of its first file, carried in $widened "
-             f"(on_unmapped: auto_widen): {', '.join(widened)}") if widened else ""
+    where = "fields of its records" if keys is not None else \
+        "columns in the header of its first file"
+    found = (f"; undeclared {where}, carried in $widened (on_unmapped: auto_widen): "
+             f"{', '.join(widened)}") if widened else ""
     if missing:
         found += ("; declared columns its files lack, read as null: " +
                   ", ".join(c.name for c in cfg.schema if c.name in missing))
@@ -127,7 +132,7 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     items += [(typed[[c.name for c in cfg.schema].index(f)][1], ck_column(f))
               for f in cfg.correlation_key]
     if widened:
-        items.append((unmapped.widened_map(widened), WIDENED))
+        items.append((unmapped.widened_map(widened, cells=cfg.format == "csv"), WIDENED))
     relation = Relation(ok, tuple((c.name, T.from_column(c.type, c.precision, c.scale))
                                   for c in cfg.schema), ck=ck, widened=widened)
     first_bad = S.case([(b, S.string(c.name)) for c, b in bad])
@@ -320,9 +325,8 @@ def _split_value(physical: str, column: m.Column, fmt: str, missing: set[str]
     """A declared column's text in the split view; null when the file lacks it."""
     if column.name in missing:
         return S.cast(S.null(), "STRING")
-    if fmt == "json" and "." in physical:  # a nested field: `customer`.`name`
-        return _raw_text(exp.Dot.build([S.col(p) if i == 0 else S.ident(p) for i, p in
-                                        enumerate(physical.split("."))]), column, fmt)
+    if fmt == "json":  # a dotted name is a nested field: `customer`.`name`
+        return _raw_text(unmapped.path(physical), column, fmt)
     return _raw_text(S.col(physical), column, fmt)
 
 

@@ -1,13 +1,14 @@
-"""A CSV source's undeclared columns: Clinker's `on_unmapped: auto_widen` (the default).
+"""A source's undeclared columns: Clinker's `on_unmapped: auto_widen` (the default).
 
 Clinker keeps a record's fields that its schema does not declare in `$widened`, a map that
 CXL and the DLQ do not see, and a sink with `include_unmapped` (the default) writes its
 keys after the record's own columns (spec §2.1, §2.7). Here `$widened` is a
-MAP<STRING, STRING> column of the rows, built at the source from the header's undeclared
-names: the compiler reads the header of the source's first file in name order (the one
-Spark takes its columns from) when it can, and a source without undeclared columns, or
-whose files it cannot read (a cluster path), has no such column. What it found is
-written in the compiled source's header.
+MAP<STRING, STRING> column of the rows, built at the source from the undeclared names: a
+CSV source's from the header of its first file (the compiler reads it when it can), a JSON
+source's from the top-level keys of its records (read up to JSON_READ_MAX_BYTES; an object
+or array value as its JSON text). A source without undeclared columns, or whose files it
+cannot read (a cluster path), has no such column. What it found is written in the
+compiled source's header.
 """
 
 from __future__ import annotations
@@ -43,32 +44,41 @@ def header(cfg: m.SourceConfig, files: list[Path] | None) -> list[str] | None:
 JSON_READ_MAX_BYTES = 16 * 1024 * 1024  # the compiler reads a JSON source's keys up to this
 
 
-def json_keys(cfg: m.SourceConfig, files: list[Path] | None) -> list[str] | None:
+def json_keys(cfg: m.SourceConfig, files: list[Path] | None) -> dict[str, str] | None:
     """The keys of every record of a JSON source's `files` (Spark's reader gives a column
-    for each key some record has), a nested object's as dotted paths (`customer.name`);
-    None when they are not read (no file, more than JSON_READ_MAX_BYTES, or not records
-    of objects)."""
+    for each key some record has), a nested object's as dotted paths (`customer.name`),
+    each with what its values are: "object" when every value that is not null is one
+    (Clinker's reader flattens it into its dotted keys), "array" when every one is an
+    array, else "value" (a null-only key too). None when they are not read (no file, more
+    than JSON_READ_MAX_BYTES, or not records of objects)."""
     if not files or cfg.format != "json":
         return None
     if sum(p.stat().st_size for p in files) > JSON_READ_MAX_BYTES:
         return None
-    keys: dict[str, None] = {}
+    kinds: dict[str, set[str]] = {}
     for path in files:
         records = _json_records(path, cfg.json.format == "ndjson")
         if records is None:
             return None
         for record in records:
-            keys.update(dict.fromkeys(_paths(record)))
-    return list(keys)
+            _walk(record, "", kinds)
+    return {k: next(iter(v)) if len(v) == 1 else "value" for k, v in kinds.items()}
 
 
-def _paths(record: dict, prefix: str = "") -> list[str]:
-    out = []
+def _walk(record: dict, prefix: str, kinds: dict[str, set[str]]) -> None:
     for key, value in record.items():
-        out.append(prefix + key)
+        seen = kinds.setdefault(prefix + key, set())
+        if value is not None:
+            seen.add("object" if isinstance(value, dict) else
+                     "array" if isinstance(value, list) else "value")
         if isinstance(value, dict):
-            out += _paths(value, f"{prefix}{key}.")
-    return out
+            _walk(value, f"{prefix}{key}.", kinds)
+
+
+def leaves(keys: dict[str, str] | None) -> list[str] | None:
+    """A JSON source's fields as Clinker's reader flattens its records: every path whose
+    value is not an object, in the order the records show them."""
+    return None if keys is None else [k for k, kind in keys.items() if kind != "object"]
 
 
 def _json_records(path: Path, ndjson: bool) -> list[dict] | None:
@@ -140,13 +150,31 @@ def mismatch_check(ctx, node: m.SourceNode, files: list[Path] | None, base: Path
 
 
 def undeclared(cfg: m.SourceConfig, header: list[str] | None) -> tuple[str, ...]:
-    """The header names that the schema does not declare, in header order, under
-    `on_unmapped: auto_widen`."""
+    """The header names (or a JSON source's top-level keys) that the schema does not
+    declare, in their order, under `on_unmapped: auto_widen`."""
     if not header or cfg.on_unmapped != "auto_widen":
         return ()
     names = declared(cfg)
     # an empty or repeated name is renamed by Spark's reader: not carried
     return tuple(h for h in header if h and h not in names and header.count(h) == 1)
+
+
+def raw_value(cfg: m.SourceConfig, name: str, keys: dict[str, str] | None) -> exp.Expression:
+    """An undeclared column's text: a CSV cell, or a JSON field (a dotted path read from
+    its nested object; an array as its JSON text)."""
+    if cfg.format != "json":
+        return S.col(name)
+    value = path(name)
+    if (keys or {}).get(name) == "array":
+        return S.fn("to_json", value)
+    return S.cast(value, "STRING")
+
+
+def path(name: str) -> exp.Expression:
+    """A JSON column by its dotted path: `customer`.`name` reads the nested field."""
+    parts = name.split(".")
+    return exp.Dot.build([S.col(parts[0])] + [S.ident(p) for p in parts[1:]]) \
+        if len(parts) > 1 else S.col(name)
 
 
 def _header(path: Path, o: m.CsvOptions) -> list[str] | None:
@@ -163,12 +191,14 @@ def raw_name(i: int) -> str:
     return f"{RAW}{i}"
 
 
-def widened_map(keys: tuple[str, ...]) -> exp.Expression:
-    """The row's `$widened` from the split view's raw cells (an empty cell is '', as a
-    declared string column reads it)."""
+def widened_map(keys: tuple[str, ...], cells: bool = True) -> exp.Expression:
+    """The row's `$widened` from the split view's raw values: with `cells` (a CSV), an
+    empty cell is '', as a declared string column reads it; a JSON null or absent key
+    stays null (a JSON sink leaves it out)."""
     pairs: list[exp.Expression] = []
     for i, key in enumerate(keys):
-        pairs += [S.string(key), S.fn("coalesce", S.col(raw_name(i)), S.string(""))]
+        raw = S.col(raw_name(i))
+        pairs += [S.string(key), S.fn("coalesce", raw, S.string("")) if cells else raw]
     return S.cast(S.fn("map", *pairs), "MAP<STRING, STRING>")
 
 

@@ -69,3 +69,21 @@ def test_a_json_null_is_kept_by_a_nullable_column_and_rejected_by_another(execut
                                      '{"id":"2","note":"","label":""}']
     assert dlq(r, ("id", "_cxl_dlq_triggering_field", "_cxl_dlq_stage")) == [
         ("3", "label", "source"), ("4", "label", "source")]
+
+
+def test_undeclared_json_keys_are_carried_to_the_sinks(executor, tmp_path):
+    """A JSON record's undeclared fields go to `$widened` (on_unmapped: auto_widen) and
+    out through a sink with include_unmapped: an object flattened into dotted fields (as
+    Clinker's reader does), a CSV cell holds a value's text, a JSON sink nests the dotted
+    fields again and leaves out a field the record lacks."""
+    text = _json(pipeline(source("orders", "id, qty: int"), sink("out", "orders"),
+                          sink("copy", "orders")), "orders")
+    r = run(executor, tmp_path, _json_sink(text, "copy"), {"orders.json": json.dumps([
+        {"id": "a", "qty": 1, "tag": "x", "meta": {"k": 1}},
+        {"id": "b", "qty": 2, "flag": True}])})
+    assert r.rows("out.csv") == [
+        {"id": "a", "qty": "1", "tag": "x", "meta.k": "1", "flag": ""},
+        {"id": "b", "qty": "2", "tag": "", "meta.k": "", "flag": "true"}]
+    assert _lines(r, "copy.json") == [
+        '{"id":"a","qty":1,"tag":"x","meta":{"k":"1"}}',
+        '{"id":"b","qty":2,"flag":"true"}']
