@@ -100,11 +100,9 @@ def compile_documents(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
     star = exp.Star(except_=[S.col(c) for c in overrides])
     items = [exp.Column(this=star, table=S.ident("t"))] + [
         S.case([(later, value)], S.col(c, "t")).as_(S.ident(c)) for c, value in overrides.items()]
-    triggers = exp.select(*items).from_(exp.Table(
-        this=S.ident(triggers_view), alias=exp.TableAlias(this=S.ident("t")))).join(
-        exp.Table(this=S.ident(FAILED), alias=exp.TableAlias(this=S.ident("d"))),
-        on=_same_file("d", "t", "_cxl_dlq_source_name", "_cxl_dlq_source_file"),
-        join_type="left")
+    triggers = exp.select(*items).from_(_as(triggers_view, "t")).join(
+        _as(FAILED, "d"), on=_same_file("d", "t", "_cxl_dlq_source_name",
+                                        "_cxl_dlq_source_file"), join_type="left")
     ctx.add(Statement("view", None, TRIGGERS, _view(TRIGGERS, triggers),
                       header="document DLQ: the triggers, each rejected file's later "
                              "failures turned into its collaterals"))
@@ -115,9 +113,8 @@ def compile_documents(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
         rel = plan.relation
         view = ctx.view(plan.node.name, "commit")
         kept = exp.select(exp.Column(this=exp.Star(), table=S.ident("rows"))).from_(
-            exp.Table(this=S.ident(rel.view), alias=exp.TableAlias(this=S.ident("rows")))
-        ).join(exp.Table(this=S.ident(FAILED), alias=exp.TableAlias(this=S.ident("d"))),
-               on=_same_file("d", "rows"), join_type="left anti")
+            _as(rel.view, "rows")).join(_as(FAILED, "d"), on=_same_file("d", "rows"),
+                                        join_type="left anti")
         ctx.add(Statement("view", plan.node.name, view, _view(view, _broadcast(kept)),
                           header=f"sink {plan.node.name}: records of files not rejected "
                                  "(chosen for speed: a broadcast anti-join, the rejected "
@@ -135,9 +132,8 @@ def compile_documents(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
                      else S.cast(S.null(), "STRING") for c in payload},
             extra={"$layout": S.bigint(sink_layouts[plan.node.name]), "$sink": S.bigint(i)})
         parts.append(_broadcast(exp.select(*[e.as_(S.ident(n)) for e, n in entry]).from_(
-            exp.Table(this=S.ident(rel.view), alias=exp.TableAlias(this=S.ident("rows")))
-        ).join(exp.Table(this=S.ident(FAILED), alias=exp.TableAlias(this=S.ident("d"))),
-               on=_same_file("d", "rows"), join_type="left semi")))
+            _as(rel.view, "rows")).join(_as(FAILED, "d"), on=_same_file("d", "rows"),
+                                        join_type="left semi")))
     union = parts[0]
     for part in parts[1:]:
         union = exp.union(union, part, distinct=False)
@@ -165,6 +161,10 @@ def _same_file(failed: str, rows: str, name: str = SOURCE_NAME, file: str = SOUR
                ) -> exp.Expression:
     return S.and_(S.eq(S.col(SOURCE_NAME, failed), S.col(name, rows)),
                   S.eq(S.col(SOURCE_FILE, failed), S.col(file, rows)))
+
+
+def _as(view: str, alias: str) -> exp.Table:
+    return exp.Table(this=S.ident(view), alias=exp.TableAlias(this=S.ident(alias)))
 
 
 def _broadcast(select: exp.Select) -> exp.Select:
