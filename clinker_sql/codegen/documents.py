@@ -65,7 +65,8 @@ def compile_documents(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
     file as collaterals (TRIGGERS) and the sinks' collaterals (COLLATERAL); returns sink
     name -> view of the records it writes."""
     docs = document_sources(ctx.pipeline)
-    first = exp.Min(this=S.fn("named_struct", S.string("k"), _stage_rank(ctx),
+    stage_rank = _stage_rank(ctx)
+    first = exp.Min(this=S.fn("named_struct", S.string("k"), stage_rank.copy(),
                               S.string("r"), S.col("_cxl_dlq_source_row")))
     failed = exp.select(
         S.col("_cxl_dlq_source_name").as_(S.ident(SOURCE_NAME)),
@@ -83,7 +84,7 @@ def compile_documents(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
     # a later failure of a rejected file: a collateral of it
     governed = S.not_null(S.col("$first", "d"))
     is_first = S.and_(
-        S.eq(exp.Dot(this=S.col("$first", "d"), expression=S.ident("k")), _stage_rank(ctx)),
+        S.eq(exp.Dot(this=S.col("$first", "d"), expression=S.ident("k")), stage_rank),
         S.eq(exp.Dot(this=S.col("$first", "d"), expression=S.ident("r")),
              S.col("_cxl_dlq_source_row", "t")))
     later = S.and_(governed, S.not_(is_first))

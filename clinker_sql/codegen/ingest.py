@@ -67,9 +67,14 @@ def _parse_chain(raw: exp.Expression, chain, target: str) -> exp.Expression:
     return S.case(whens)
 
 
-def typed_value(raw: exp.Expression, column: m.Column) -> exp.Expression:
+def typed_value(raw: exp.Expression, column: m.Column, nulls: bool = False) -> exp.Expression:
+    """A column's typed value from its raw text. `nulls`: a null raw value is a real null
+    (a JSON or Parquet source), kept by a string column that admits one (nullable, or
+    `any`); otherwise a null string cell is a CSV's empty cell, ''."""
     t = column.type
     if t in ("string", "any"):
+        if nulls and (column.nullable or t == "any"):
+            return raw
         return S.fn("coalesce", raw, S.string(""))
     if t == "null":
         return S.cast(S.null(), "STRING")

@@ -77,7 +77,7 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     # its first file's header (Clinker's schema), or a JSON source's flattened fields
     header = unmapped.header(cfg, in_order) or unmapped.leaves(keys)
     unmapped.reject_check(ctx, node, header)  # on_unmapped: reject
-    unmapped.mismatch_check(ctx, node, in_order, ctx.base)  # E217: every file's header is the first's
+    unmapped.mismatch_check(ctx, node, in_order, header, ctx.base)  # E217: one header
     widened = unmapped.undeclared(cfg, header)  # carried in `$widened` (unmapped.py)
     # declared, not in the file: null
     missing = unmapped.absent(cfg, header if keys is None else list(keys))
@@ -112,9 +112,7 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     # a null cell: JSON's null or absent key, Parquet's null; a CSV's empty cell is text
     nulls = cfg.format != "csv"
     typed = [(c, S.cast(S.null(), T.spark_type_sql(T.from_column(c.type, c.precision, c.scale)))
-              if c.name in missing else
-              S.col(c.name) if nulls and c.type in ("string", "any") and
-              (c.nullable or c.type == "any") else typed_value(S.col(c.name), c))
+              if c.name in missing else typed_value(S.col(c.name), c, nulls))
              for c in cfg.schema]
     if cfg.correlation_key:  # sketched while counted (correlation._sketch_bound)
         counted[numbering.CK_SKETCH] = S.to_sql(_ck_text(cfg, dict(

@@ -5,8 +5,8 @@ CXL and the DLQ do not see, and a sink with `include_unmapped` (the default) wri
 keys after the record's own columns (spec §2.1, §2.7). Here `$widened` is a
 MAP<STRING, STRING> column of the rows, built at the source from the undeclared names: a
 CSV source's from the header of its first file (the compiler reads it when it can), a JSON
-source's from the top-level keys of its records (read up to JSON_READ_MAX_BYTES; an object
-or array value as its JSON text). A source without undeclared columns, or whose files it
+source's from the fields of its records (read up to JSON_READ_MAX_BYTES; objects flattened
+into dotted fields as Clinker's reader does, an array as its JSON text). A source without undeclared columns, or whose files it
 cannot read (a cluster path), has no such column. What it found is written in the
 compiled source's header.
 """
@@ -33,8 +33,8 @@ def declared(cfg: m.SourceConfig) -> set[str]:
 
 
 def header(cfg: m.SourceConfig, files: list[Path] | None) -> list[str] | None:
-    """The header of the first of the source's `files` (in name order, as
-    config/discovery.py lists them); None when the source is not a CSV with a header or
+    """The header of the first of the source's `files` (in Clinker's reading order,
+    source.py `_read_order`); None when the source is not a CSV with a header or
     when no file was listed or can be read."""
     if not files or cfg.format != "csv" or not cfg.csv.has_header:
         return None
@@ -125,19 +125,20 @@ def reject_check(ctx, node: m.SourceNode, header: list[str] | None) -> None:
                       meta={"code": "CS105"}))
 
 
-def mismatch_check(ctx, node: m.SourceNode, files: list[Path] | None, base: Path) -> None:
+def mismatch_check(ctx, node: m.SourceNode, files: list[Path] | None,
+                   first: list[str] | None, base: Path) -> None:
     """A CSV source whose files' headers differ: Clinker takes the schema from its first
     file and fails the run at the first file whose column names (or their count) differ
     (E217, a format error: exit 4). Spark's reader would map such a file's columns by
     position under the first header. `files` in Clinker's reading order (relative to
-    `base`); a file whose header cannot be read is left to the scan."""
-    if not files or len(files) < 2 or node.config.format != "csv" or \
+    `base`), `first` the header of the first (`header`); a file whose header cannot be
+    read is left to the scan."""
+    if not files or len(files) < 2 or first is None or node.config.format != "csv" or \
             not node.config.csv.has_header:
         return
-    first = _header(files[0], node.config.csv)
     for path in files[1:]:
         other = _header(path, node.config.csv)
-        if first is None or other is None or other == first:
+        if other is None or other == first:
             continue
         detail = (f'source "{node.name}": multi-file source: schema mismatch at file '
                   f'"{relative(path, base)}": expected columns {first}, got {other}')
@@ -150,7 +151,7 @@ def mismatch_check(ctx, node: m.SourceNode, files: list[Path] | None, base: Path
 
 
 def undeclared(cfg: m.SourceConfig, header: list[str] | None) -> tuple[str, ...]:
-    """The header names (or a JSON source's top-level keys) that the schema does not
+    """The header names (or a JSON source's flattened fields) that the schema does not
     declare, in their order, under `on_unmapped: auto_widen`."""
     if not header or cfg.on_unmapped != "auto_widen":
         return ()
