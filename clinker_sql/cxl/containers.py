@@ -14,6 +14,7 @@ from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.cxl import ast as a
+from clinker_sql.cxl import nested_key
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import Fault, Val, coerce, error, guard_all
 from clinker_sql.cxl.registry import lam, typed_null
@@ -89,25 +90,6 @@ def array_literal(lw: Lowerer, e: a.ArrayLit) -> Val:
     return Val(value, T.array_of(t), faults)
 
 
-_ESCAPE_TAIL = "; only `\\@...`, `\\#text`, and `\\\\...` are valid escaped forms"
-
-
-def _debug_str(text: str) -> str:
-    """Rust's `{:?}` of a string (quotes, escaped backslashes and quotes)."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") \
-        .replace("\t", "\\t").replace("\r", "\\r") + '"'
-
-
-def _logical_key(key: str) -> str | None:
-    """NestedKey::decode: None when the escape is not canonical."""
-    if not key.startswith("\\"):
-        return key
-    rest = key[1:]
-    if rest.startswith("@") or rest == "#text" or rest.startswith("\\"):
-        return rest
-    return None
-
-
 def map_literal(lw: Lowerer, e: a.MapLit) -> Val:
     faults: list[Fault] = []
     keys: list[exp.Expression] = []
@@ -117,26 +99,15 @@ def map_literal(lw: Lowerer, e: a.MapLit) -> Val:
     seen: list[tuple[exp.Expression, str | None]] = []
     for key_node, value_node in e.entries:
         if isinstance(key_node, a.Literal) and key_node.kind == "string":
+            # the parser refused a static key that is not canonical or repeats one (E202)
             text = key_node.value
-            decoded = _logical_key(text)
-            if decoded is None:
-                msg = (f"invalid nested map key {_debug_str(text)}: non-canonical nested key "
-                       f"escape in {_debug_str(text)}{_ESCAPE_TAIL}")
-                faults.append(Fault(S.boolean(True), S.string(msg)))
-                checks.append(S.boolean(False))
-                decoded_sql: exp.Expression = S.string(text)
-            else:
-                decoded_sql = S.string(decoded)
-                for prev_sql, prev_text in seen:
-                    if prev_text is not None and prev_text == decoded:
-                        faults.append(Fault(S.boolean(True),
-                                            S.string(f"duplicate map key '{decoded}'")))
-                        checks.append(S.boolean(False))
-                        break
-                    if prev_text is None:
-                        dup = S.is_true(S.eq(prev_sql, decoded_sql))
-                        faults.append(Fault(dup, S.string(f"duplicate map key '{decoded}'")))
-                        checks.append(S.not_(dup))
+            decoded = nested_key.decode(text)
+            decoded_sql: exp.Expression = S.string(decoded if decoded is not None else text)
+            for prev_sql, prev_text in seen:
+                if prev_text is None:  # a computed key before it
+                    dup = S.is_true(S.eq(prev_sql, decoded_sql))
+                    faults.append(Fault(dup, S.string(f"duplicate map key '{decoded}'")))
+                    checks.append(S.not_(dup))
             seen.append((decoded_sql, decoded))
             key_sql: exp.Expression = S.string(text)
         else:
@@ -161,7 +132,7 @@ def map_literal(lw: Lowerer, e: a.MapLit) -> Val:
                        S.string('"'))
             faults.append(Fault(bad, S.fn("concat", S.string("invalid nested map key "), dbg,
                                           S.string(": non-canonical nested key escape in "),
-                                          dbg, S.string(_ESCAPE_TAIL)),
+                                          dbg, S.string(nested_key.ESCAPE_TAIL)),
                                 k.sql))
             checks.append(S.not_(bad))
             decoded_sql = S.case([(escaped, rest)], k.sql)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from clinker_sql.cxl import ast as a
+from clinker_sql.cxl import nested_key
 from clinker_sql.cxl.errors import CxlError
 from clinker_sql.cxl.lexer import Token, tokenize
 
@@ -474,14 +475,13 @@ class _Parser:
         tok = self.next()
         self.nl_depth += 1
         entries: list[tuple[a.Expr, a.Expr]] = []
+        static: list[str] = []  # the logical keys of the static keys so far
         while not self.at_punct("}"):
             key_tok = self.peek()
-            if key_tok.kind in ("IDENT", "KW"):
+            if key_tok.kind in ("IDENT", "KW", "STRING"):
                 self.next()
+                self._static_key(key_tok, static)
                 key: a.Expr = a.Literal(self.pos(key_tok), key_tok.value, "string")
-            elif key_tok.kind == "STRING":
-                self.next()
-                key = a.Literal(self.pos(key_tok), key_tok.value, "string")
             elif key_tok.is_("PUNCT", "["):
                 self.next()
                 key = self.expr()
@@ -495,3 +495,16 @@ class _Parser:
         self.expect("PUNCT", "}")
         self.nl_depth -= 1
         return a.MapLit(self.pos(tok), tuple(entries))
+
+    def _static_key(self, tok: Token, static: list[str]) -> None:
+        """A static map key must be canonically escaped and unique once decoded (Clinker's
+        parser: both are parse errors)."""
+        decoded = nested_key.decode(tok.value)
+        if decoded is None:
+            raise self.error(tok, nested_key.non_canonical(tok.value),
+                             "use `\\@name`, `\\#text`, or `\\\\name` only when escaping a "
+                             "reserved-looking literal key")
+        if decoded in static:
+            raise self.error(tok, f"duplicate map key {nested_key.debug_str(decoded)}",
+                             "remove or rename the duplicate key")
+        static.append(decoded)

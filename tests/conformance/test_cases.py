@@ -38,9 +38,6 @@ KNOWN = {
         "group keys (Clinker's commit sorts groups by format_group_key)",
     "io/046_json_reserved_literal_keys_decoded_once": _MIXED_MAP,
     "io/051_json_nested_cxl_comprehension": _MIXED_MAP,
-    "io/047_json_static_duplicate_map_key_E202":
-        "two static map keys decoding to the same key fail at run time (CS002), not at "
-        "compile time (E202, Clinker's parser)",
 }
 
 

@@ -27,7 +27,10 @@ CASES = [
     ("{[k]: 1}", {"x": 1}, {"k": ("string", "x")}),
     ("{[k]: 1}", Err("type mismatch: expected non-null String map key, got null"),
      {"k": ("string", None)}),
-    ("{a: 1, a: 2}", Err("duplicate map key 'a'")),
+    ("{a: 1, a: 2}", Err('LOWER E202: duplicate map key "a"')),  # Clinker's parser
+    (r"{'@a': 1, '\\@a': 2}", Err('LOWER E202: duplicate map key "@a"')),
+    (r"{'\\a': 1}", Err("LOWER E202: non-canonical nested key escape in \"\\\\a\"; only "
+                       "`\\@...`, `\\#text`, and `\\\\...` are valid escaped forms")),
     ("{[k]: 1, a: 2}", Err("duplicate map key 'a'"), {"k": ("string", "a")}),
     ("{a: 1, b: null}", {"a": 1, "b": None}),
     ("{a: [1, 2]}", {"a": [1, 2]}),
