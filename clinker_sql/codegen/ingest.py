@@ -11,6 +11,7 @@ from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.config import model as m
+from clinker_sql.cxl import types as T
 from clinker_sql.diagnostics import fail
 
 _INT_RE = r"^[+-]?[0-9]+\z"
@@ -95,11 +96,8 @@ def typed_value(raw: exp.Expression, column: m.Column, nulls: bool = False) -> e
                                                       ("false", "no", "0", "off")]),
                         S.boolean(False))])
     if t == "decimal":
-        if column.scale is None:
-            raise fail("CS001", f"decimal column '{column.name}' needs a declared scale",
-                       column.loc, "add `scale: N` (and optionally `precision:`)")
-        precision = column.precision or 38
-        target = f"DECIMAL({precision}, {column.scale})"
+        # no scale: each value keeps its own in Clinker; held here at T.FREE_SCALE
+        target = T.spark_type_sql(T.from_column("decimal", column.precision, column.scale))
         value = S.try_cast(raw, target)
         exact = exp.EQ(this=S.try_cast(raw, "DECIMAL(38, 18)"), expression=value)
         return S.case([(S.is_true(S.and_(_matches(raw, _DEC_RE), exact)), value)])

@@ -138,7 +138,7 @@ def declared_scale(cfg: m.SinkConfig, name: str, value: exp.Expression, t: CxlTy
     if declared is None or declared.type != "decimal" or declared.scale is None or \
             t.kind != "decimal" or t.scale <= declared.scale:
         return name, value, t
-    rounded = replace(t, scale=declared.scale)
+    rounded = replace(t, scale=declared.scale, free=False)
     return name, S.cast(S.fn("bround", value, S.small_int(declared.scale)),
                         f"DECIMAL({t.precision}, {declared.scale})"), rounded
 

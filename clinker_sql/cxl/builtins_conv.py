@@ -78,6 +78,7 @@ def _bool_value(c: Call) -> exp.Expression:
 
 _DATE_RE = r"^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}\z"
 _DATETIME_RE = r"^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}[Tt ][0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}([.][0-9]+)?\z"
+_DECIMAL_RE = r"^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\z"
 
 
 def _date_value(c: Call, kind: str) -> exp.Expression:
@@ -133,9 +134,12 @@ def _decimal_value(c: Call) -> tuple[exp.Expression, CxlType]:
             t = T.decimal(38, min(scale, 28))
             return S.try_cast(S.string(node.value), T.spark_type_sql(t)), t
     if k in ("string", "float"):
-        raise error("CS001", f"{c.node.method}() on a {k} value cannot be translated: Clinker "
-                    "keeps the scale of each value, and a Spark decimal column has one scale",
-                    c.node, "declare the column as `decimal` with a scale in the schema")
+        # Clinker keeps each value's own scale: a decimal of no declared scale (types.py)
+        t = T.decimal(38, T.FREE_SCALE, free=True)
+        value = S.try_cast(r, T.spark_type_sql(t))
+        if k == "string":  # rust_decimal's from_str, then from_scientific: no blanks
+            value = S.case([(_rlike(r, _DECIMAL_RE), value)])
+        return value, t
     t = T.decimal(38, 0)
     return typed_null(t), t  # Bool, Date, ... never convert
 

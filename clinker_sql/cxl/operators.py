@@ -157,8 +157,8 @@ def _float_arith(op: str, left: Val, right: Val, faults: tuple[Fault, ...]) -> V
 
 def _decimal_arith(op: str, left: Val, right: Val, faults: tuple[Fault, ...]) -> Val:
     a_, b_ = left.sql, right.sql
-    t = T.decimal(38, max(left.type.scale if left.type.kind == "decimal" else 0,
-                          right.type.scale if right.type.kind == "decimal" else 0))
+    decimals = [v.type for v in (left, right) if v.type.kind == "decimal"]
+    t = T.decimal(38, max(d.scale for d in decimals), any(d.free for d in decimals))
     both = S.and_(S.not_null(a_), S.not_null(b_))
     overflow = S.string("integer overflow in decimal operation")
     if op in _TRY:

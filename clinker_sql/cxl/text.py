@@ -78,7 +78,19 @@ def to_text(x: exp.Expression, t: CxlType) -> exp.Expression:
         inner = S.fn("array_join", S.fn("transform", S.fn("map_entries", x), lam),
                      S.string(", "))
         return S.case([(S.not_null(x), S.fn("concat", S.string("{"), inner, S.string("}")))])
+    if k == "decimal" and t.free:
+        return free_decimal_text(x)
     return S.cast(x, "STRING")
+
+
+def free_decimal_text(x: exp.Expression) -> exp.Expression:
+    """A decimal of no declared scale, without the zeros its held scale adds (`24.50` is
+    written `24.5`, `3.000` `3`; Clinker writes each value at its own scale)."""
+    text = S.cast(x, "STRING")
+    digits = exp.Trim(this=text.copy(), expression=S.string("0"), position="TRAILING")
+    return S.case([(S.fn("contains", text, S.string(".")),
+                    exp.Trim(this=digits, expression=S.string("."), position="TRAILING"))],
+                  text.copy())
 
 
 def to_cell(x: exp.Expression, t: CxlType) -> exp.Expression:

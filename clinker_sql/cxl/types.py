@@ -13,6 +13,9 @@ class CxlType:
     elem: CxlType | None = None  # arrays and maps
     precision: int = 38
     scale: int = 0
+    # a decimal declared without a scale: Clinker keeps each value's own scale; here it is
+    # held at FREE_SCALE and written without trailing zeros (cxl/text.py)
+    free: bool = False
 
     def __str__(self) -> str:
         if self.kind in ("array", "map") and self.elem is not None:
@@ -38,8 +41,13 @@ def array_of(elem: CxlType) -> CxlType:
     return CxlType("array", elem)
 
 
-def decimal(precision: int = 38, scale: int = 0) -> CxlType:
-    return CxlType("decimal", precision=precision, scale=scale)
+# the scale a `decimal` column declared without one is held at (and its integer digits
+# are the other 20 of Spark's 38)
+FREE_SCALE = 18
+
+
+def decimal(precision: int = 38, scale: int = 0, free: bool = False) -> CxlType:
+    return CxlType("decimal", precision=precision, scale=scale, free=free)
 
 
 _COLUMN_TO_CXL = {"string": STRING, "int": INT, "float": FLOAT, "bool": BOOL, "date": DATE,
@@ -48,7 +56,9 @@ _COLUMN_TO_CXL = {"string": STRING, "int": INT, "float": FLOAT, "bool": BOOL, "d
 
 def from_column(ctype: str, precision: int | None = None, scale: int | None = None) -> CxlType:
     if ctype == "decimal":
-        return decimal(precision or 38, scale or 0)
+        if scale is None:
+            return decimal(38, FREE_SCALE, free=True)
+        return decimal(precision or 38, scale)
     if ctype == "array":
         return array_of(STRING)
     if ctype == "map":
@@ -69,7 +79,7 @@ def unify(a: CxlType, b: CxlType) -> CxlType | None:
     if {a.kind, b.kind} == {"int", "decimal"}:
         return a if a.kind == "decimal" else b
     if a.kind == b.kind == "decimal":
-        return decimal(38, max(a.scale, b.scale))
+        return decimal(38, max(a.scale, b.scale), a.free or b.free)
     if a.kind == b.kind and a.kind in ("array", "map"):
         elem = unify(a.elem or ANY, b.elem or ANY)
         return CxlType(a.kind, elem) if elem else None

@@ -125,6 +125,13 @@ CASES = [
     ("true.to_decimal()", conv("true", "Decimal")),
     ("true.try_decimal()", None),
     ("d.to_decimal()", Decimal("2.99"), DEC),
+    # a string or float column: a decimal of no declared scale, held at 18 places
+    ("s.to_decimal()", Decimal("12.500000000000000000"), {"s": ("string", "12.50")}),
+    ("s.to_decimal()", Decimal("-1000.000000000000000000"), {"s": ("string", "-1e3")}),
+    ("s.to_decimal()", conv(" 1", "Decimal"), {"s": ("string", " 1")}),
+    ("s.try_decimal()", None, {"s": ("string", "1.2.3")}),
+    ("s.to_decimal().to_string()", "12.5", {"s": ("string", "12.50")}),
+    ("f.to_decimal()", Decimal("0.250000000000000000"), {"f": ("float", 0.25)}),
     # to_string (§6.5.1)
     ("42.to_string()", "42"),
     ("(-5).to_string()", "-5"),
