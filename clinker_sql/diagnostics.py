@@ -123,6 +123,8 @@ CODES: dict[str, CodeInfo] = _codes(
              "Clinker's range join with one or two range conjuncts"),
     CodeInfo("CS051", "a source matched no file under files.on_no_match: warn (warning): "
              "it has no rows"),
+    CodeInfo("CS052", "a seeded interleave merge's rows come in another order than "
+             "Clinker's (warning); the rows are the same"),
     CodeInfo("CS021", "the retraction protocol did not converge", EXIT_EVAL),
     CodeInfo("CS030", "the Thrift server cannot be reached", EXIT_IO,
              hint="check host and port; `clinker-sql thrift-server status` for a local one"),

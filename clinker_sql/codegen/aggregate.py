@@ -219,11 +219,17 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
             header=f"aggregate {node.name}: one row per group: the values over the rows not "
                    "retracted, the first-seen position over every row"))
     else:
+        # a global fold flushed per document still owes its one row when no row arrives
+        # (Clinker's empty-input sentinel): the fold over nothing, when there is nothing
+        empty = [(S.cast(S.null(), "STRING") if k in doc_key else v, k) for v, k in group_items]
         ctx.add(Statement("view", node.name, groups_view, render(
             "aggregate_groups.sql.j2", view=ident(groups_view), eval=ident(grouped_view),
-            select_list=select_list(group_items), where=sql(where), group_by=group_tuple),
+            select_list=select_list(group_items), where=sql(where), group_by=group_tuple,
+            empty_list=select_list(empty) if doc_key and not group_by else None),
             header=f"aggregate {node.name}: one row per group"
-            + (" over the rows not retracted" if relaxed else "")))
+            + (" over the rows not retracted" if relaxed else "")
+            + ("; and the fold over nothing when no row arrives (one row per file "
+               "otherwise)" if doc_key and not group_by else "")))
 
     columns = [(g, types[g]) for g in group_by]
     names = list(group_by)

@@ -523,10 +523,16 @@ def _merge(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         # unseeded interleave is arrival order (pipeline-spec: merge), which fixes no order
         # between the inputs: the concat order is one of its orders
         c.choice("mode", ("concat", "interleave"), "concat")
-        if c.has("interleave_seed"):
-            c.raw("interleave_seed")
-            raise fail("CS001", "interleaved merges are not supported", c.key_loc(
-                "interleave_seed"))
+        if c.has("interleave_seed"):  # a fixed order of Clinker's, not reproduced here
+            seed = c.raw("interleave_seed")
+            value = seed.value if isinstance(seed, YScalar) else None
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise fail("E000", f"interleave_seed of {what} must be a non-negative integer",
+                           c.key_loc("interleave_seed"))
+            ctx.warn("CS052", f"{what}: its rows are the same as Clinker's seeded interleave "
+                     "gives, in another order (only order-sensitive steps after it differ)",
+                     c.key_loc("interleave_seed"),
+                     "sort where order matters (a sink's sort_order, a window's sort_by)")
         c.done()
     return m.MergeNode(**common, merge_inputs=refs)
 
