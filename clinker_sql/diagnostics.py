@@ -50,6 +50,7 @@ CODES: dict[str, CodeInfo] = _codes(
                   "covering the correlation key"),
     CodeInfo("E150b", "analytic window uses a field its input does not carry"),
     CodeInfo("E150d", "analytic window rooted at a merge node"),
+    CodeInfo("E150e", "analytic window reads an array a `match: collect` combine made"),
     CodeInfo("E15Y", "retraction-mode aggregate with strategy: streaming",
              hint="use strategy: auto or hash"),
     CodeInfo("E153", "correlation_key names a field that is not in the source schema",

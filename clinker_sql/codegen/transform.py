@@ -19,6 +19,7 @@ from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.retraction import needs_retraction, retract_input
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.cxl import types as T
+from clinker_sql.cxl import ast as a
 from clinker_sql.cxl.windows import WindowContext
 from clinker_sql.config import model as m
 from clinker_sql.cxl.errors import CxlError
@@ -174,12 +175,24 @@ def _window_checks(ctx: Context, node: m.TransformNode, upstream: Relation) -> b
     """Window diagnostics (E150, E150d) and whether the window runs in buffer mode."""
     w = node.analytic_window
     assert w is not None
-    names = {n for n, _ in upstream.columns}
+    names = {n for n, _ in upstream.columns} | {c for c, _ in upstream.ck}
     for f in list(w.group_by) + [f for f, _ in w.sort_by]:
         if f not in names:
             raise fail("E150b", f"window of '{node.name}' uses '{f}', which its input does not "
                        "carry", w.loc)
     producer = ctx.pipeline.node(node.input.node)
+    if isinstance(producer, m.CombineNode):  # a `match: collect` combine's arrays
+        arrays = {n for n, t in upstream.columns if t.kind == "array"}
+        try:
+            body = _names(parse_program(node.cxl.text))
+        except CxlError:  # reported where the program is compiled
+            body = set()
+        read = set(w.group_by) | {f for f, _ in w.sort_by} | body
+        for f in sorted(arrays & read):
+            raise fail("E150e", f"windowed transform '{node.name}' references field '{f}' "
+                       "typed as Array; window builtin does not support array-typed field "
+                       f"'{f}' from `match: collect` combine '{producer.name}'; flatten the "
+                       "array upstream or use `match: first | all`", w.loc)
     ck_fields = [c for c, _ in upstream.ck]
     buffer_mode = needs_retraction(ctx.pipeline) and any(
         c.startswith("$ck.aggregate.") or c[len("$ck."):] not in w.group_by for c in ck_fields)
@@ -191,6 +204,20 @@ def _window_checks(ctx: Context, node: m.TransformNode, upstream: Relation) -> b
         raise fail("E150", f"transform '{node.name}' uses an analytic window directly on "
                    f"source '{producer.name}', which declares a correlation_key", w.loc)
     return buffer_mode
+
+
+def _names(tree: object) -> set[str]:
+    """The bare names a CXL program reads (its input fields, and its lets)."""
+    if isinstance(tree, a.Name):
+        return {tree.name}
+    found: set[str] = set()
+    if isinstance(tree, (tuple, list)):
+        for child in tree:
+            found |= _names(child)
+    elif hasattr(tree, "__dataclass_fields__"):
+        for field in tree.__dataclass_fields__:
+            found |= _names(getattr(tree, field))
+    return found
 
 
 def _err_field(name: str) -> exp.Expression:

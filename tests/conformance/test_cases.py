@@ -55,12 +55,6 @@ KNOWN = {
     "combine/112_combine_range_then_aggregate_per_document": _PER_DOC,
     "combine/113_combine_grace_hash_then_aggregate_per_document": _PER_DOC,
     "combine/114_combine_per_file_sort_order_then_aggregate_per_document": _PER_DOC,
-    "combine/118_combine_collect_window_over_array_E150e":
-        "a windowed transform reading a match: collect combine's array column is not "
-        "refused (E150e); it compiles and runs",
-    "combine/119_combine_window_partition_by_synthetic_ck":
-        "an analytic window's group_by cannot name a $ck.* column its input carries "
-        "($ck.aggregate.dept_totals is refused with E150b)",
     "io/104_json_filter_and_map_closures_over_nested_array": _JSON_ANY,
     "io/105_json_emit_each_one_record_per_element": _JSON_ANY,
     "io/106_json_nested_emit_each_fans_out_within_fan_out": _JSON_ANY,
