@@ -23,6 +23,7 @@ from clinker_sql.codegen.plan import Compiled, Relation, Statement
 from clinker_sql.codegen.prune import mark_unread
 from clinker_sql.codegen.records_copy import drop_row_wise_copies
 from clinker_sql.codegen.retraction import hoist, needs_retraction
+from clinker_sql.codegen.cull import compile_cull
 from clinker_sql.codegen.route import compile_merge, compile_route
 from clinker_sql.codegen.sink import SinkPlan, compile_sink
 from clinker_sql.codegen.source import compile_source
@@ -95,6 +96,8 @@ def compile_pipeline(p: m.Pipeline, base: Path | None = None) -> Compiled:
             ctx.relations[(node.name, None)] = compile_transform(ctx, node, upstream)
         elif isinstance(node, m.RouteNode):
             compile_route(ctx, node, _input(ctx, node, node.input, by_name))
+        elif isinstance(node, m.CullNode):
+            compile_cull(ctx, node, _input(ctx, node, node.input, by_name))
         elif isinstance(node, m.MergeNode):
             inputs = [_input(ctx, node, ref, by_name) for ref in node.merge_inputs]
             ctx.relations[(node.name, None)] = compile_merge(ctx, node, inputs)

@@ -116,7 +116,7 @@ def _widened(ref: m.Ref, by_name: dict[str, m.Node]) -> tuple[str, bool] | None:
     """The source a merge input's rows come from, through row-wise nodes, and whether its
     rows carry the undeclared columns (`on_unmapped: auto_widen`); None past other nodes."""
     node = by_name[ref.node]
-    while isinstance(node, (m.TransformNode, m.RouteNode)):
+    while isinstance(node, (m.TransformNode, m.RouteNode, m.CullNode)):
         node = by_name[node.inputs[0].node]
     if isinstance(node, m.SourceNode):
         return node.name, node.config.on_unmapped == "auto_widen"
@@ -173,6 +173,11 @@ def _check_ref(node: m.Node, ref: m.Ref, by_name: dict[str, m.Node]) -> None:
         if port not in producer.ports:
             raise fail("E004", f"route '{producer.name}' has no branch '{port}'", ref.loc,
                        f"branches: {', '.join(producer.ports)}")
+    elif isinstance(producer, m.CullNode):
+        if port is not None and port != producer.removed_to:
+            raise fail("E004", f"cull '{producer.name}' has no port '{port}'", ref.loc,
+                       f"its ports: '{producer.name}' (kept groups) and "
+                       f"'{producer.name}.{producer.removed_to}' (removed groups)")
     elif ref.port is not None:
         raise fail("E004", f"'{ref}': node '{producer.name}' has no ports", ref.loc)
 

@@ -212,6 +212,22 @@ class RouteNode(Node):
 
 
 @dataclass(frozen=True)
+class CullNode(Node):
+    """A group-level filter (spec §2.8): a group of `partition_by` is removed, every row of
+    it to the `removed_to` port, when any rule's aggregate predicate holds; the kept rows
+    leave by the bare node name."""
+    input: Ref = None  # type: ignore[assignment]
+    partition_by: tuple[str, ...] = ()
+    order_by: tuple[SortKey, ...] = ()
+    rules: tuple[tuple[str, CxlSource], ...] = ()  # (name, drop_group_when)
+    removed_to: str = ""
+
+    @property
+    def inputs(self) -> tuple[Ref, ...]:
+        return (self.input,)
+
+
+@dataclass(frozen=True)
 class MergeNode(Node):
     merge_inputs: tuple[Ref, ...] = ()
 

@@ -184,7 +184,7 @@ def _node(node: YNode, ctx: _Ctx) -> m.Node:
     what = f"{kind} node '{name}'"
     common = dict(name=name, kind=kind, loc=f.loc, description=f.str("description"))
     f.raw("_notes")
-    if kind in ("reshape", "cull", "envelope", "composition"):
+    if kind in ("reshape", "envelope", "composition"):
         for key in list(f.node.entries):
             f.raw(key)
         raise fail("CS001", f"{kind} nodes are not supported by clinker-sql yet", kind_node.loc)
@@ -509,6 +509,45 @@ def _route(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     return m.RouteNode(**common, input=ref, mode=mode, conditions=conditions, default=default)
 
 
+def _cull(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
+    """A cull (Clinker's CullBody): partition_by, order_by, rules, removed_to."""
+    ref = _single_input(f, what)
+    c = Fields(f.raw("config", required=True), f"config of {what}")
+    partition_by, node = c.str_list("partition_by")
+    if node is None:
+        raise fail("E000", f"{what}: missing field `partition_by`", c.loc,
+                   "list the fields that form a group (`[]`: the whole input)")
+    order_node = c.raw("order_by")
+    order_by = sort_keys(order_node, f"order_by of {what}") if isinstance(
+        order_node, YSeq) and order_node.items else ()
+    rules_node = c.raw("rules", required=True)
+    if not isinstance(rules_node, YSeq):
+        raise fail("E000", f"'rules' of {what} must be a list", rules_node.loc)
+    rules = []
+    for item in rules_node.items:
+        r = Fields(item, f"a rule of {what}")
+        name = r.str("name", required=True)
+        rules.append((name, cxl_source(r.raw("drop_group_when", required=True),
+                                       f"drop_group_when of rule '{name}'", ctx)))
+        r.done()
+    removed_to = c.str("removed_to", required=True)
+    c.done()
+    name = common["name"]
+    if not rules:  # Clinker's bind_cull
+        raise fail("E200", f"cull {name!r}: rules must contain at least one removal rule",
+                   rules_node.loc, "add a rule with a `drop_group_when:` predicate, or remove "
+                   "the Cull node entirely")
+    if not removed_to.strip():
+        raise fail("E200", f"cull {name!r}: removed_to must name a non-empty side-output port",
+                   c.key_loc("removed_to"))
+    if removed_to == name:
+        raise fail("E200", f"cull {name!r}: removed_to {removed_to!r} collides with the node's "
+                   "own name (the main output port)", c.key_loc("removed_to"),
+                   "rename `removed_to:` to a distinct port name")
+    return m.CullNode(**common, input=ref, partition_by=tuple(partition_by), order_by=order_by,
+                      rules=tuple(rules), removed_to=removed_to)
+
+
 def _merge(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     if f.has("input"):
         f.raw("input")
@@ -709,4 +748,5 @@ def _mapping(node: YNode) -> tuple[tuple[str, str], ...]:
 
 
 _BUILDERS = {"source": _source, "transform": _transform, "aggregate": _aggregate,
-             "route": _route, "merge": _merge, "combine": _combine, "sink": _sink}
+             "route": _route, "merge": _merge, "combine": _combine, "sink": _sink,
+             "cull": _cull}

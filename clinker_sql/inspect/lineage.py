@@ -312,6 +312,13 @@ def _route(p: m.Pipeline, node: m.RouteNode, compiled: Any) -> NodeLineage:
                        tuple(_passthrough(key, _columns(compiled, branch))), conditions)
 
 
+def _cull(p: m.Pipeline, node: m.CullNode, compiled: Any) -> NodeLineage:
+    key = input_key(p, node, node.input)
+    rules = tuple(f"{r}: drop_group_when {one_line(c.text)}" for r, c in node.rules)
+    return NodeLineage(node.name, node.kind, (key,),
+                       tuple(_passthrough(key, _columns(compiled, node.name))), rules)
+
+
 def _merge(p: m.Pipeline, node: m.MergeNode, compiled: Any) -> NodeLineage:
     keys = tuple(input_key(p, node, ref) for ref in node.merge_inputs)
     out = [ColumnLineage(n, t, reads=tuple((k, n) for k in keys))
@@ -341,6 +348,8 @@ def column_lineage(p: m.Pipeline, compiled: Any,
             out[node.name] = _combine(p, node, compiled)
         elif isinstance(node, m.RouteNode):
             out[node.name] = _route(p, node, compiled)
+        elif isinstance(node, m.CullNode):
+            out[node.name] = _cull(p, node, compiled)
         elif isinstance(node, m.MergeNode):
             out[node.name] = _merge(p, node, compiled)
         elif isinstance(node, m.SinkNode) and node.name in sink_columns:

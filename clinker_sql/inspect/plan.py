@@ -115,6 +115,8 @@ def _cxl(node: m.Node) -> str:
         return "\n".join(parts + [node.cxl.text.strip()]).strip()
     if isinstance(node, m.RouteNode):
         return "\n".join(f"# {b}: {one_line(c.text)}" for b, c in node.conditions)
+    if isinstance(node, m.CullNode):
+        return "\n".join(f"# {r}: drop_group_when {one_line(c.text)}" for r, c in node.rules)
     return ""
 
 

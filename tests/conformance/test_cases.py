@@ -45,8 +45,6 @@ KNOWN = {
     "io/203_order_per_source_file_sink_sorted_spill": _PATH_TEMPLATE,
     "io/207_order_document_sink_sort_per_document": _DOCUMENT_SORT,
     "io/208_order_document_sink_sort_per_document_spill": _DOCUMENT_SORT,
-    "io/219_multiport_cull_both_ports_into_one_combine": _CULL,
-    "io/222_multiport_cull_port_through_transform_into_combine": _CULL,
     "io/235_fanout_writers_per_source_file": _PATH_TEMPLATE,
     "scenario/004_scenario_product_feed_normalize":
         "XML sources and sinks (and a sink's join_values) are refused (CS001)",
