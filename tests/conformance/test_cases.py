@@ -32,7 +32,6 @@ _JSON_ANY = ("a JSON source's `any` column is read as its JSON text (a string), 
 _MULTIPLE = ("`multiple: true` columns are refused (CS001), so neither split_values (a CSV "
              "cell read as an array) nor a CSV sink's join of an array into one cell runs")
 _PATH_TEMPLATE = "a sink path template ({source_file}: one file per source file) is refused (CS001)"
-_CULL = "cull nodes are refused (CS001)"
 _DOCUMENT_SORT = ("under dlq_granularity: document Clinker sorts each document (file) at its "
                   "commit and writes them one after the other; clinker-sql sorts the sink's "
                   "whole output")
