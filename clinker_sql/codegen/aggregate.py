@@ -21,6 +21,7 @@ from clinker_sql.codegen.dlq_shape import dlq_select
 from clinker_sql.codegen.materialize import counted_in
 from clinker_sql.codegen.one_pass import chain_failures_with_groups, clean_groups_meta
 from clinker_sql.codegen.plan import (
+    DOC,
     SOURCE_FILE,
     SOURCE_NAME,
     SOURCE_ORDER,
@@ -144,7 +145,8 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
     collector, keep, row_faults, emits = compile_cxl(
         node.cxl, lambda: _lower_body(ctx, node, upstream, group_by))
     strict_ck = [ck_column(g) for g in group_by if ck_column(g) in input_ck] if not relaxed else []
-    doc_key = [SOURCE_NAME, SOURCE_FILE] if documents and not relaxed else []
+    doc_key = ([DOC] if upstream.doc else [SOURCE_NAME, SOURCE_FILE]) \
+        if documents and not relaxed else []
     keys = group_by + strict_ck + doc_key
 
     eval_view, groups_view, final_view, ok_view, err_view = (

@@ -58,6 +58,7 @@ from clinker_sql.codegen.materialize import checkpoint, counted_in
 from clinker_sql.codegen.numbering import REF_ORDER, REF_ROW
 from clinker_sql.codegen.plan import (
     CK_PREFIX,
+    DOC,
     FAN,
     FAN_TYPE,
     SOURCE_FILE,
@@ -804,6 +805,12 @@ def _ok_view(ctx: Context, p: Plan, final: str, program: LoweredProgram | None) 
         hidden.append((S.col(drv.col(FAN)), FAN))
     if drv.relation.widened:  # the driver's undeclared columns ride along (unmapped.py)
         hidden.append((S.col(drv.col(WIDENED)), WIDENED))
+    doc = p.node.name in ctx.documents  # the driver row's document (plan.DOC)
+    if doc:
+        own = S.fn("concat", S.col(drv.col(SOURCE_NAME)), S.string("/"),
+                   S.col(drv.col(SOURCE_FILE)))
+        hidden.append((S.fn("coalesce", S.col(drv.col(DOC)), own) if drv.relation.doc
+                       else own, DOC))
     if program is not None:
         columns = tuple((n, v.type) for n, v in program.emits.items())
         items = [(S.col("$out." + n), n) for n, _ in columns]
@@ -821,7 +828,8 @@ def _ok_view(ctx: Context, p: Plan, final: str, program: LoweredProgram | None) 
         condition=sql(condition)),
         header=f"combine {p.node.name}: output rows (emits only, $ck per propagate_ck)"))
     emitted = frozenset(n for n, _ in columns) if program is not None else None
-    return Relation(view, columns, p.ck, emitted, fan=fan, widened=drv.relation.widened)
+    return Relation(view, columns, p.ck, emitted, fan=fan, widened=drv.relation.widened,
+                    doc=doc)
 
 
 def _sorted_collect(p: Plan) -> Sql:

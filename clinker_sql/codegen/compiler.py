@@ -78,6 +78,7 @@ def compile_pipeline(p: m.Pipeline, base: Path | None = None) -> Compiled:
     compiled = Compiled(pipeline=p.name, file=p.file, strategy=p.error_handling.strategy,
                         warnings=warnings, dlq_limits=dlq_limits(p))
     ctx = Context(p, compiled, base=base)
+    ctx.documents = _document_combines(p)
     for key, value in SESSION_SETTINGS:
         compiled.add(Statement("setup", None, key, f"SET {key}={value}"))
     by_name = {n.name: n for n in p.nodes}
@@ -146,6 +147,18 @@ def _several_documents(node: m.Node, by_name: dict[str, m.Node]) -> bool:
     sources = [n for n in upstream(by_name.values(), [r.node for r in node.inputs])
                if isinstance(n, m.SourceNode)]
     return len(sources) > 1 or any(s.config.path_kind != "path" for s in sources)
+
+
+def _document_combines(p: m.Pipeline) -> set[str]:
+    """The combines a strict aggregate grouping per document reads from: their rows keep
+    their driver's document (`$doc`), as Clinker's combine does (spec §2.9)."""
+    by_name = {n.name: n for n in p.nodes}
+    found: set[str] = set()
+    for node in p.nodes:
+        if isinstance(node, m.AggregateNode) and _several_documents(node, by_name):
+            found |= {n.name for n in upstream(p.nodes, [r.node for r in node.inputs])
+                      if isinstance(n, m.CombineNode)}
+    return found
 
 
 def _input(ctx: Context, node: m.Node, ref: m.Ref, by_name: dict[str, m.Node]) -> Relation:

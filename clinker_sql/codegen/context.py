@@ -28,6 +28,9 @@ class Context:
     # the folder relative source paths resolve against, when the compiler may read the
     # sources' CSV headers (codegen/unmapped.py); None: it reads no file
     base: Path | None = None
+    # combines whose rows carry their driver's document (`$doc`): a strict aggregate that
+    # groups per document reads them (codegen/compiler.py)
+    documents: set[str] = field(default_factory=set)
 
     @staticmethod
     def view(node: str, part: str | None = None) -> str:

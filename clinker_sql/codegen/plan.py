@@ -28,6 +28,10 @@ DISCOVERY = "discovery"  # Statement.meta of a source's scan: its matcher, check
 # text cells per row, invisible to CXL and the DLQ, expanded by a sink's include_unmapped
 WIDENED = "$widened"
 WIDENED_TYPE = CxlType("map", STRING)
+# The document (input file) a combine's row belongs to: its driver row's (spec §2.9). Its
+# `$source.*` say `<merged>`, so a strict aggregate after it groups per `$doc` instead;
+# only relations after a combine that such an aggregate reads carry it.
+DOC = "$doc"
 
 
 def ck_column(field_name: str) -> str:
@@ -55,13 +59,19 @@ class Relation:
     carried: tuple[Any, ...] = ()
     # the keys `$widened` may hold (in first-seen order); none: the rows have no `$widened`
     widened: tuple[str, ...] = ()
+    doc: bool = False  # rows carry `$doc`
 
     @property
     def hidden(self) -> tuple[tuple[str, CxlType], ...]:
         base = ((SOURCE_NAME, STRING), (SOURCE_FILE, STRING), (SOURCE_ROW, INT),
                 (SOURCE_ORDER, INT))
         return base + ((FAN, FAN_TYPE),) * self.fan + self.ck + \
-            ((WIDENED, WIDENED_TYPE),) * bool(self.widened)
+            ((WIDENED, WIDENED_TYPE),) * bool(self.widened) + ((DOC, STRING),) * self.doc
+
+    def document(self) -> exp.Expression:
+        """The document a row belongs to, one value per (source, file)."""
+        own = S.fn("concat", S.col(SOURCE_NAME), S.string("/"), S.col(SOURCE_FILE))
+        return S.fn("coalesce", S.col(DOC), own) if self.doc else own
 
     @property
     def all_columns(self) -> tuple[tuple[str, CxlType], ...]:

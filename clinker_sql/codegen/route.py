@@ -14,6 +14,7 @@ from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
 from clinker_sql.codegen.dlq_shape import dlq_select
 from clinker_sql.codegen.materialize import counted_in
 from clinker_sql.codegen.plan import (
+    DOC,
     FAN,
     FAN_TYPE,
     SOURCE_FILE,
@@ -100,23 +101,27 @@ def compile_merge(ctx: Context, node: m.MergeNode, inputs: list[Relation]) -> Re
     # `$widened` holds each row's own undeclared columns: the merge's keys are all of
     # them, and an input without any gives a null map (codegen/unmapped.py)
     widened = unmapped.union([rel.widened for rel in inputs])
-    first = dataclasses.replace(inputs[0], fan=fan, widened=widened)
+    doc = any(rel.doc for rel in inputs)  # each input's documents stay its own
+    first = dataclasses.replace(inputs[0], fan=fan, widened=widened, doc=doc)
     names = [n for n, _ in first.all_columns]
     parts = []
     for ref, rel in zip(node.merge_inputs, inputs):
-        other = [n for n, _ in dataclasses.replace(rel, fan=fan, widened=widened).all_columns]
+        other = [n for n, _ in dataclasses.replace(rel, fan=fan, widened=widened,
+                                                   doc=doc).all_columns]
         if sorted(other) != sorted(names):
             missing = sorted(set(names) ^ set(other))
             raise fail("E314", f"merge '{node.name}': input '{ref}' has different columns than "
                        f"the first input ({', '.join(missing)})", ref.loc)
         items = [(S.cast(S.null(), T.spark_type_sql(FAN_TYPE)) if n == FAN and not rel.fan
                   else S.cast(S.null(), T.spark_type_sql(WIDENED_TYPE))
-                  if n == WIDENED and not rel.widened else S.col(n), n) for n in names]
+                  if n == WIDENED and not rel.widened else rel.document()
+                  if n == DOC and not rel.doc else S.col(n), n) for n in names]
         parts.append(Sql(f"{select_list(items)}\n"
                          f"FROM {ident(rel.view)}"))
     view = ctx.view(node.name)
     ctx.add(Statement("view", node.name, view, render("merge.sql.j2", view=ident(view),
                                                       parts=parts),
                       header=f"merge {node.name}: {', '.join(str(r) for r in node.merge_inputs)}"))
-    return Relation(view, first.columns, first.ck, first.emitted, fan=fan, widened=widened)
+    return Relation(view, first.columns, first.ck, first.emitted, fan=fan, widened=widened,
+                    doc=doc)
 

@@ -104,7 +104,8 @@ def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -
     error_view = ErrorView(err_view, node.name,
                            tuple(n for n, _ in upstream.columns + upstream.ck), 3, "CS002")
     relation = Relation(ok_view, tuple(columns), ck=upstream.ck, emitted=frozenset(emitted),
-                        fan=upstream.fan or bool(program.blocks), widened=upstream.widened)
+                        fan=upstream.fan or bool(program.blocks), widened=upstream.widened,
+                        doc=upstream.doc)
     fuse_down = fusion.fuses_into_consumer(ctx, node)
     if upstream.carried or fuse_down:
         ctx.error_views.append(error_view)

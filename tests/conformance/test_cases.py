@@ -24,9 +24,6 @@ from clinker_sql.project import Project
 CASES = Path(__file__).parent / "cases"
 ALL = sorted(p.parent for p in CASES.glob("*/*/case.yaml"))
 
-_PER_DOC = ("an aggregate after a combine folds every driver file together: the combine's "
-            "rows carry <merged> as their file, so the per-document group key loses the "
-            "driver's document")
 _JSON_ANY = ("a JSON source's `any` column is read as its JSON text (a string), so array and "
              "map methods and `emit each` over it are refused")
 _MULTIPLE = ("`multiple: true` columns are refused (CS001), so neither split_values (a CSV "
@@ -47,11 +44,6 @@ KNOWN = {
     "io/235_fanout_writers_per_source_file": _PATH_TEMPLATE,
     "scenario/004_scenario_product_feed_normalize":
         "XML sources and sinks (and a sink's join_values) are refused (CS001)",
-    "combine/110_combine_hash_then_aggregate_per_document": _PER_DOC,
-    "combine/111_combine_transform_driver_then_aggregate_per_document": _PER_DOC,
-    "combine/112_combine_range_then_aggregate_per_document": _PER_DOC,
-    "combine/113_combine_grace_hash_then_aggregate_per_document": _PER_DOC,
-    "combine/114_combine_per_file_sort_order_then_aggregate_per_document": _PER_DOC,
     "io/104_json_filter_and_map_closures_over_nested_array": _JSON_ANY,
     "io/105_json_emit_each_one_record_per_element": _JSON_ANY,
     "io/106_json_nested_emit_each_fans_out_within_fan_out": _JSON_ANY,
