@@ -11,9 +11,10 @@ from clinker_sql.codegen import split_write, unmapped
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.fusion import LIVE
-from clinker_sql.codegen.plan import WIDENED, Relation, Statement
+from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_ORDER, WIDENED, Relation, Statement
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.config import model as m
+from clinker_sql.config.checks import upstream as upstream_nodes
 from clinker_sql.cxl.text import to_cell
 from clinker_sql.cxl.types import STRING, CxlType
 from clinker_sql.diagnostics import fail
@@ -179,8 +180,23 @@ def _sort_order(ctx: Context, plan: SinkPlan, input_view: str
             header=f"sink {plan.node.name}: without the rows whose sort key is null "
                    "(null_order: drop)"))
         input_view = kept
-    return input_view, [exp.Ordered(this=S.col(k.field), desc=k.desc,
-                                    nulls_first=k.null_order == "first") for k in keys]
+    ordered = [exp.Ordered(this=S.col(k.field), desc=k.desc,
+                           nulls_first=k.null_order == "first") for k in keys]
+    return input_view, _per_document(ctx, plan) + ordered if ordered else ordered
+
+
+def _per_document(ctx: Context, plan: SinkPlan) -> list[exp.Expression]:
+    """Under `dlq_granularity: document` Clinker commits a file's records at once, so a
+    sorted sink sorts each file's records and writes the files in their reading order:
+    the keys that put a file's records together first (when every source the sink reads
+    from decides per document)."""
+    sources = [n for n in upstream_nodes(ctx.pipeline.nodes, [plan.node.input.node])
+               if isinstance(n, m.SourceNode)]
+    if not sources or any(s.config.document_dlq is None for s in sources):
+        return []
+    desc = len({s.config.files.desc for s in sources}) == 1 and sources[0].config.files.desc
+    return [exp.Ordered(this=S.col(SOURCE_ORDER)),
+            exp.Ordered(this=S.col(SOURCE_FILE), desc=desc)]
 
 
 def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:

@@ -29,9 +29,6 @@ _JSON_ANY = ("a JSON source's `any` column is read as its JSON text (a string), 
 _MULTIPLE = ("`multiple: true` columns are refused (CS001), so neither split_values (a CSV "
              "cell read as an array) nor a CSV sink's join of an array into one cell runs")
 _PATH_TEMPLATE = "a sink path template ({source_file}: one file per source file) is refused (CS001)"
-_DOCUMENT_SORT = ("under dlq_granularity: document Clinker sorts each document (file) at its "
-                  "commit and writes them one after the other; clinker-sql sorts the sink's "
-                  "whole output")
 _MIXED_MAP = ("a map literal mixing int, string or bool values is refused (Spark maps hold one "
               "value type)")
 # Clinker behaviour clinker-sql does not have yet: each case fails today, and a fix turns
@@ -39,8 +36,6 @@ _MIXED_MAP = ("a map literal mixing int, string or bool values is refused (Spark
 KNOWN = {
     "io/202_order_per_source_file_sink_sorted": _PATH_TEMPLATE,
     "io/203_order_per_source_file_sink_sorted_spill": _PATH_TEMPLATE,
-    "io/207_order_document_sink_sort_per_document": _DOCUMENT_SORT,
-    "io/208_order_document_sink_sort_per_document_spill": _DOCUMENT_SORT,
     "io/235_fanout_writers_per_source_file": _PATH_TEMPLATE,
     "scenario/004_scenario_product_feed_normalize":
         "XML sources and sinks (and a sink's join_values) are refused (CS001)",
