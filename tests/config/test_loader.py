@@ -251,3 +251,61 @@ def test_a_type_error_threshold_outside_zero_to_one_is_e368(value):
     d = diagnose(GOOD.replace("nodes:", _CONTINUE.replace(
         "nodes:", f"  type_error_threshold: {value}\nnodes:")))
     assert d.code == "E368" and d.exit_code == 1
+
+
+CULL = """\
+pipeline:
+  name: p
+nodes:
+  - type: source
+    name: src
+    config:
+      name: src
+      type: csv
+      path: ./in.csv
+      schema:
+        - { name: id, type: string }
+        - { name: n, type: int }
+  - type: cull
+    name: c
+    input: src
+    config:
+      partition_by: [id]
+      removed_to: RULES_AND_PORT
+  - type: sink
+    name: out
+    input: READ
+    config:
+      name: out
+      type: csv
+      path: ./out.csv
+"""
+
+
+def _cull(rules: str = "review\n      rules:\n        - { name: big, drop_group_when: "
+          "'count(*) > 3' }", read: str = "c") -> str:
+    return CULL.replace("RULES_AND_PORT", rules).replace("READ", read)
+
+
+@pytest.mark.parametrize("text, code, words", [
+    (_cull("review\n      rules: []"), "E200", "at least one removal rule"),
+    (_cull("c\n      rules:\n        - { name: r, drop_group_when: 'count(*) > 1' }"), "E200",
+     "collides with the node's own name"),
+    (_cull(read="c.elsewhere"), "E004", "has no port 'elsewhere'"),
+    (_cull("review\n      rules:\n        - { name: r, drop_group_when: 'sum(n) / 0 > 1' }"),
+     "CS001", "can fail while it is decided"),
+    (_cull("review\n      rules:\n        - { name: r, drop_group_when: 'sum(n)' }"), "E200",
+     "must be a boolean"),
+    (_cull("review\n      rules:\n        - { name: r, drop_group_when: 'count(*) > 1' }")
+     .replace("partition_by: [id]", "partition_by: [nope]"), "E200",
+     "partition_by field 'nope' is not present"),
+])
+def test_cull_diagnostics(text, code, words):
+    d = diagnose(text)
+    assert (d.code, words in d.message) == (code, True), d.message
+
+
+def test_a_cull_compiles_to_a_decision_and_two_ports():
+    compiled = compile_pipeline(parse_pipeline(_cull(read="c.review"), "p.yaml"))
+    views = {s.name for s in compiled.statements if s.kind == "view"}
+    assert {"c.eval", "c.decide", "c", "c.review"} <= views
