@@ -102,6 +102,13 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("E364", "sink mapping: is not an ordered list of `col` or `out: col` entries"),
     CodeInfo("E365", "sink mapping: names a column the pipeline does not carry there"),
     CodeInfo("E344", "dlq_granularity: document with strategy: fail_fast"),
+    CodeInfo("E358", "malformed split_values declaration on a source",
+             hint="name a `multiple: true` column's input field once, with a non-empty "
+                  "delimiter"),
+    CodeInfo("E361", "a multiple: true column on a source that cannot produce one",
+             hint="add a split_values entry for it, or drop `multiple: true`"),
+    CodeInfo("E362", "malformed join_values declaration on an output",
+             hint="declare join_values on a CSV output only, each field once"),
     CodeInfo("E366", "a source file is not in its declared sort_order (on_unsorted: error)"),
     CodeInfo("E368", "type_error_threshold is not in [0, 1]; at run time, the share of "
              "source-type rejections went over it (exit 3)"),
@@ -161,6 +168,9 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("CS103", "an output path cannot be written", EXIT_IO,
              hint="create the output folder first and check its permissions"),
     CodeInfo("CS104", "the pipeline file cannot be read"),
+    CodeInfo("CS106", "a CSV sink's multi-value join found a value holding its delimiter "
+             "(on_conflict: error) under strategy: fail_fast", EXIT_IO,
+             hint="use on_conflict: escape or encode_json, or strategy: continue with a dlq"),
 )
 
 

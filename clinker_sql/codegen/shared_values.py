@@ -49,7 +49,9 @@ def share(tree: exp.Expression) -> exp.Expression:
         counts: dict[str, list[exp.Expression]] = {}
         for part in _parts(select):
             for node in part.walk():
-                if isinstance(node, exp.Case) and _costly(node) and _safe(node):
+                # not inside a lambda: the value may read its variable (codegen/multi_value.py)
+                if isinstance(node, exp.Case) and _costly(node) and _safe(node) and \
+                        node.find_ancestor(exp.Lambda) is None:
                     counts.setdefault(node.sql(), []).append(node)
         repeated = [(text, nodes) for text, nodes in counts.items() if len(nodes) > 1]
         if not repeated:

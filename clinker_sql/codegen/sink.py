@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 from sqlglot import exp
 
-from clinker_sql.codegen import split_write, unmapped
+from clinker_sql.codegen import multi_value, split_write, unmapped
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.fusion import LIVE
@@ -53,7 +53,10 @@ def project(node: m.SinkNode, upstream: Relation) -> list[tuple[str, str, CxlTyp
                        "which its own exclude: removes first", cfg.path_loc,
                        "drop the column from exclude: or the entry from mapping:")
         sources = {src for _, src in cfg.mapping}
-        clashes = [o for o, _ in cfg.mapping if o in available and o not in sources]
+        # a declared column only: Clinker's planner does not see the undeclared ones (its
+        # `$widened` sidecar), and the mapped column takes the place of one of that name
+        declared = {n for n, _ in cols if not n.startswith(WIDENED + ".")}
+        clashes = [o for o, _ in cfg.mapping if o in declared and o not in sources]
         if cfg.include_unmapped and clashes:
             raise fail("E364", f"sink '{node.name}': mapping writes column '{clashes[0]}', and "
                        "include_unmapped: true would also carry the upstream column of that "
@@ -156,7 +159,13 @@ def compile_sink(ctx: Context, node: m.SinkNode, upstream: Relation) -> SinkPlan
         select_list=select_list(items)), header=f"sink {node.name}: the records it receives"))
     relation = Relation(rows_view, upstream.columns, upstream.ck, upstream.emitted, upstream.fan,
                         widened=upstream.widened)
-    return SinkPlan(node, relation, tuple(project(node, upstream)), upstream.view)
+    columns = tuple(project(node, upstream))
+    # a CSV sink's multi-value join refuses records (codegen/multi_value.py): it writes
+    # the others, read from its rows view (so no fused chain's rows are split off here)
+    joinable = multi_value.compile_collisions(ctx, node, rows_view, relation, columns)
+    if joinable is not None:
+        return SinkPlan(node, replace(relation, view=joinable), columns, rows_view)
+    return SinkPlan(node, relation, columns, upstream.view)
 
 
 def _sort_order(ctx: Context, plan: SinkPlan, input_view: str
@@ -205,6 +214,9 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
     input_view, sorted_by = _sort_order(ctx, plan, input_view)
     order_by = Sql(", ".join(sql(e) for e in sorted_by + plan.relation.sort_keys()))
     typed = [declared_scale(cfg, out, column_value(src), t) for out, src, t in plan.columns]
+    if cfg.format == "csv":  # an array is joined into one cell (codegen/multi_value.py)
+        typed = [(n, multi_value.joined(cfg, n, e, t), STRING) if t.kind == "array" else
+                 (n, e, t) for n, e, t in typed]
     if cfg.format == "table":
         compile_table_write(ctx, plan, input_view, order_by, typed)
         return

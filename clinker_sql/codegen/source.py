@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sqlglot import exp
 
-from clinker_sql.codegen import fusion, numbering, source_order, unmapped
+from clinker_sql.codegen import fusion, multi_value, numbering, source_order, unmapped
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import dlq_select
@@ -83,7 +83,7 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     missing = unmapped.absent(cfg, header if keys is None else list(keys))
     extra = [unmapped.raw_name(i) for i in range(len(widened))]
     columns = Sql(",\n    ".join(
-        [f"{sql(_split_value(p, c, cfg.format, missing))} AS {ident(c.name)}"
+        [f"{sql(_split_value(p, c, cfg.format, missing, keys))} AS {ident(c.name)}"
          for p, c in zip(physical, cfg.schema)] +
         [f"{sql(unmapped.raw_value(cfg, h, keys))} AS {ident(r)}"
          for h, r in zip(widened, extra)]))
@@ -111,8 +111,11 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         _numbers(ctx, node, order, file_expr, scan_columns, extra)
     # a null cell: JSON's null or absent key, Parquet's null; a CSV's empty cell is text
     nulls = cfg.format != "csv"
-    typed = [(c, S.cast(S.null(), T.spark_type_sql(T.from_column(c.type, c.precision, c.scale)))
-              if c.name in missing else typed_value(S.col(c.name), c, nulls))
+    parts = {c.name: multi_value.elements(cfg, c, S.col(c.name), (keys or {}).get(
+        c.source_name or c.name)) for c in cfg.schema if c.multiple and c.name not in missing}
+    typed = [(c, S.cast(S.null(), T.spark_type_sql(multi_value.column_type(c)))
+              if c.name in missing else multi_value.typed(c, parts[c.name], nulls)
+              if c.multiple else typed_value(S.col(c.name), c, nulls))
              for c in cfg.schema]
     if cfg.correlation_key:  # sketched while counted (correlation._sketch_bound)
         counted[numbering.CK_SKETCH] = S.to_sql(_ck_text(cfg, dict(
@@ -122,6 +125,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         header=f"source {node.name}: the rows read (run summary)", meta=counted))
 
     bad = [(c, S.boolean(_rejects_null(c)) if c.name in missing else
+            multi_value.is_bad(c, parts[c.name], nulls, _is_bad, S.col(c.name),
+                               nulls and _rejects_null(c)) if c.multiple else
             _is_bad(S.col(c.name), c, value, nulls)) for c, value in typed]
     any_bad = S.or_(*[b for _, b in bad]) if bad else S.boolean(False)
     ck = tuple((ck_column(f), _ck_type(cfg, f)) for f in cfg.correlation_key)
@@ -131,8 +136,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
               for f in cfg.correlation_key]
     if widened:
         items.append((unmapped.widened_map(widened, cells=cfg.format == "csv"), WIDENED))
-    relation = Relation(ok, tuple((c.name, T.from_column(c.type, c.precision, c.scale))
-                                  for c in cfg.schema), ck=ck, widened=widened)
+    relation = Relation(ok, tuple((c.name, multi_value.column_type(c)) for c in cfg.schema),
+                        ck=ck, widened=widened)
     first_bad = S.case([(b, S.string(c.name)) for c, b in bad])
     payload = [c.name for c in cfg.schema]
     detail = _type_error_detail(node, cfg, bad)
@@ -318,11 +323,14 @@ def _whole_files(cfg: m.SourceConfig) -> bool:
     return cfg.format == "csv" or (cfg.format == "json" and cfg.json.format != "ndjson")
 
 
-def _split_value(physical: str, column: m.Column, fmt: str, missing: set[str]
-                 ) -> exp.Expression:
-    """A declared column's text in the split view; null when the file lacks it."""
+def _split_value(physical: str, column: m.Column, fmt: str, missing: set[str],
+                 keys: dict[str, str] | None) -> exp.Expression:
+    """A declared column's text in the split view; null when the file lacks it; a JSON
+    source's multi-value field as its array's JSON text."""
     if column.name in missing:
         return S.cast(S.null(), "STRING")
+    if fmt == "json" and column.multiple:
+        return multi_value.raw_text(unmapped.path(physical), (keys or {}).get(physical))
     if fmt == "json":  # a dotted name is a nested field: `customer`.`name`
         return _raw_text(unmapped.path(physical), column, fmt)
     return _raw_text(S.col(physical), column, fmt)

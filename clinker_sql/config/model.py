@@ -37,6 +37,28 @@ class Column:
     precision: int | None = None
     scale: int | None = None
     source_name: str | None = None
+    multiple: bool = False  # an array of values of `type` (codegen/multi_value.py)
+
+
+@dataclass(frozen=True)
+class SplitValues:
+    """A CSV source's `split_values` entry: the cell of `field` (the file's name) parsed
+    into the array its `multiple: true` column holds."""
+    field: str
+    delimiter: str = ";"
+    escape: str = ""
+    json: bool = False
+    loc: Location | None = None
+
+
+@dataclass(frozen=True)
+class JoinValues:
+    """A CSV sink's `join_values` entry: how an array column is joined into one cell."""
+    field: str
+    delimiter: str = ";"
+    on_conflict: str = "error"  # error | escape | encode_json
+    escape: str = "\\"
+    loc: Location | None = None
 
 
 @dataclass(frozen=True)
@@ -106,6 +128,7 @@ class SourceConfig:
     sort_order: tuple[SortKey, ...] = ()
     on_unsorted: str = "warn"
     files: FileControls = FileControls()  # `files:`: which files, in which order
+    split_values: tuple[SplitValues, ...] = ()  # a CSV source's multi-value cells
 
 
 @dataclass(frozen=True)
@@ -128,6 +151,7 @@ class SinkConfig:
     sort_order: tuple[SortKey, ...] = ()  # the written order; ties keep arrival order
     # `schema:`: for a CSV or JSON file only a decimal column's `scale`, which rounds on write
     schema: tuple[Column, ...] = ()
+    join_values: tuple[JoinValues, ...] = ()  # a CSV sink's array cells
 
     @property
     def target(self) -> str:

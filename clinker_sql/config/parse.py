@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from clinker_sql.config import model as m
+from clinker_sql.config import multi_value
 from clinker_sql.config.fields import Fields, type_name
 from clinker_sql.config.yamlnodes import YMap, YNode, YScalar, YSeq, load_yaml
 from clinker_sql.diagnostics import Diagnostic, Location, fail
@@ -267,8 +268,9 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     granularity = c.choice("dlq_granularity", ("record", "document"), "record")
     sorted_by, on_unsorted = _source_order(c, schema, common["name"])
     files = _file_controls(c, what)
+    splits = multi_value.split_values(c.raw("split_values"), what)
     c.refuse(("exclude",
-              "split_to_rows", "split_values", "transport", "envelope", "resource",
+              "split_to_rows", "transport", "envelope", "resource",
               "modified_after", "modified_before", "min_size", "max_size"),
              "source '{key}' is not supported yet")
     c.done()
@@ -278,7 +280,9 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
                          csv=csv_opts, json=json_opts, on_unmapped=unmapped,
                          watermark=watermark, document_dlq=c.key_loc("dlq_granularity")
                          if granularity == "document" else None,
-                         sort_order=sorted_by, on_unsorted=on_unsorted, files=files)
+                         sort_order=sorted_by, on_unsorted=on_unsorted, files=files,
+                         split_values=splits)
+    multi_value.check_source(cfg, what, c.loc)
     return m.SourceNode(**common, config=cfg)
 
 
@@ -387,12 +391,17 @@ def _schema(node: YNode, what: str) -> tuple[m.Column, ...]:
         precision, scale = c.int("precision"), c.int("scale")
         fmt = c.str("format")
         source_name = c.str("source_name")
-        c.refuse(("required", "default", "coerce", "enum", "long_unique", "multiple", "start",
+        multiple = c.bool("multiple", False)
+        c.refuse(("required", "default", "coerce", "enum", "long_unique", "start",
                   "width", "end", "justify", "pad"), "column option '{key}' is not supported yet")
         c.done()
         if fmt is not None and ctype not in ("date", "date_time"):
             raise fail("E000", "'format' applies to date and date_time columns only", c.loc)
-        cols.append(m.Column(name, ctype, nullable, c.loc, fmt, precision, scale, source_name))
+        if multiple and ctype in ("array", "map"):
+            raise fail("CS001", f"column '{name}': `multiple: true` on a column of type "
+                       f"{ctype} is not supported", c.loc)
+        cols.append(m.Column(name, ctype, nullable, c.loc, fmt, precision, scale, source_name,
+                             multiple))
     return tuple(cols)
 
 
@@ -667,7 +676,10 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     schema_node = c.raw("schema")
     if schema_node is not None:
         cfg = replace(cfg, schema=_schema(schema_node, what))
-    c.refuse(("split", "write_meta", "join_values",
+    joins = multi_value.join_values(c.raw("join_values"), fmt, what)
+    if joins:
+        cfg = replace(cfg, join_values=joins)
+    c.refuse(("split", "write_meta",
               "reconstruct_envelope", "unique_suffix_width"), "sink '{key}' is not supported yet")
     c.done()
     return m.SinkNode(**common, input=ref, config=cfg)

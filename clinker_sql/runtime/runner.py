@@ -1084,6 +1084,11 @@ def _fail_fast(first: dict[str, Any]) -> Exception:
         return fail("E126", f"source type error under strategy: fail_fast: {detail}",
                     hint="fix the value, or use `strategy: continue` with a dlq to route bad "
                          "rows to the DLQ")
+    if stage.startswith("output:"):  # a CSV sink's multi-value join (codegen/multi_value.py)
+        return fail("CS106", f"{stage}: {detail} ({first.get('_cxl_dlq_source_name')} row "
+                    f"{first.get('_cxl_dlq_source_row')})",
+                    hint="set the field's join_values on_conflict to escape or encode_json, or "
+                         "use `strategy: continue` with a dlq to route the record to the DLQ")
     err = fail("CS002", f"{stage}: evaluation failed on {first.get('_cxl_dlq_source_name')} row "
                f"{first.get('_cxl_dlq_source_row')}: {detail}",
                hint="use `strategy: continue` with a dlq to route failing rows to the DLQ")

@@ -26,8 +26,6 @@ ALL = sorted(p.parent for p in CASES.glob("*/*/case.yaml"))
 
 _JSON_ANY = ("a JSON source's `any` column is read as its JSON text (a string), so array and "
              "map methods and `emit each` over it are refused")
-_MULTIPLE = ("`multiple: true` columns are refused (CS001), so neither split_values (a CSV "
-             "cell read as an array) nor a CSV sink's join of an array into one cell runs")
 _PATH_TEMPLATE = "a sink path template ({source_file}: one file per source file) is refused (CS001)"
 _MIXED_MAP = ("a map literal mixing int, string or bool values is refused (Spark maps hold one "
               "value type)")
@@ -46,11 +44,6 @@ KNOWN = {
     "io/108_json_emit_each_expansion_limit_to_dlq": _JSON_ANY,
     "io/109_json_map_builtins_inside_array_closures": _JSON_ANY,
     "io/110_json_array_index_find_any_remove": _JSON_ANY,
-    "io/117_csv_join_values_collision_dlq_source_to_sink": _MULTIPLE,
-    "io/118_csv_join_values_collision_dlq_after_transform": _MULTIPLE,
-    "io/119_example_multi_value_join_values_csv": _MULTIPLE,
-    "io/120_csv_split_values_cells_to_json_arrays": _MULTIPLE,
-    "io/121_example_multi_value_split_values_csv": _MULTIPLE,
     "combine/020_route_merge_concat_declaration_order":
         "a merge's rows keep their source order, not its inputs' declaration order",
     "io/004_type_error_rfc3339_datetime_normalized_to_utc":
