@@ -12,7 +12,7 @@ import pytest
 from clinker_sql.config.parse import parse_pipeline
 from clinker_sql.diagnostics import DiagnosticError
 
-from .pipelines import dlq, pipeline, run, run_fails
+from .pipelines import dlq, pipeline, run, run_fails, sink
 
 SPLIT_FIELDS = ("_cxl_dlq_source_name", "_cxl_dlq_source_row", "_cxl_dlq_error_category",
                 "_cxl_dlq_stage", "_cxl_dlq_triggering_field", "_cxl_dlq_triggering_value")
@@ -42,18 +42,6 @@ def json_sink(name: str, input_: str) -> str:
       name: {name}
       type: json
       path: {{dir}}/out/{name}.json
-"""
-
-
-def csv_sink(name: str, input_: str, extra: str = "") -> str:
-    return f"""
-  - type: sink
-    name: {name}
-    input: {input_}
-    config:
-      name: {name}
-      type: csv
-      path: {{dir}}/out/{name}.csv{extra}
 """
 
 
@@ -94,7 +82,7 @@ def test_int_elements_and_a_bad_one_is_the_rows_type_error(executor, tmp_path):
         emit n = qty.length()
         emit first = qty[0] + 1
 """,
-        csv_sink("out", "calc", "\n      include_unmapped: false")), {"orders.csv": """
+        sink("out", "calc", "\n      include_unmapped: false")), {"orders.csv": """
             id,qty
             a,1;2;3
             b,4;x;6
@@ -124,7 +112,7 @@ def test_json_true_reads_an_embedded_array(executor, tmp_path):
         ("orders", "4", "type_coercion_failure", "source", "tags", '{"x": 1}')]
 
 
-def test_json_source_array_to_a_csv_sink(executor, tmp_path):
+def test_json_source_array_to_a_sink(executor, tmp_path):
     r = run(executor, tmp_path, pipeline(
         """
   - type: source
@@ -138,7 +126,7 @@ def test_json_source_array_to_a_csv_sink(executor, tmp_path):
         - { name: amounts, type: int, multiple: true }
         - { name: tags, type: { nullable: string }, multiple: true }
 """,
-        csv_sink("out", "orders")), {"orders.json": """
+        sink("out", "orders")), {"orders.json": """
             [{"id": "1", "amounts": [1, 2], "tags": ["a", "b,c"]},
              {"id": "2", "amounts": [], "tags": null},
              {"id": "3", "amounts": [5, "x"], "tags": ["z"]}]
@@ -163,7 +151,7 @@ def test_join_with_escape_and_encode_json_round_trips(executor, tmp_path):
         - { name: tags, type: string, multiple: true }
         - { name: notes, type: string, multiple: true }
 """,
-        csv_sink("out", "orders", """
+        sink("out", "orders", """
       join_values:
         - { field: tags, delimiter: "|", on_conflict: escape, escape: "\\\\" }
         - { field: notes, on_conflict: encode_json }"""))
@@ -211,7 +199,7 @@ JSON_SOURCE = """
 
 def test_a_collision_under_continue_is_a_dlq_entry_and_the_record_is_withheld(
         executor, tmp_path):
-    r = run(executor, tmp_path, pipeline(JSON_SOURCE, csv_sink("out", "orders")), COLLIDING)
+    r = run(executor, tmp_path, pipeline(JSON_SOURCE, sink("out", "orders")), COLLIDING)
     assert r.rows("out.csv") == [{"id": "1", "tags": "a;b"}, {"id": "3", "tags": "f"}]
     assert dlq(r, SPLIT_FIELDS + ("_cxl_dlq_trigger",)) == [
         ("orders", "2", "multi_value_join_collision", "output:out", "tags", "c;d", "true")]
@@ -219,7 +207,7 @@ def test_a_collision_under_continue_is_a_dlq_entry_and_the_record_is_withheld(
 
 
 def test_a_collision_under_fail_fast_aborts_the_run(executor, tmp_path):
-    yaml_text = pipeline(JSON_SOURCE, csv_sink("out", "orders")).replace(
+    yaml_text = pipeline(JSON_SOURCE, sink("out", "orders")).replace(
         "strategy: continue", "strategy: fail_fast")
     err = run_fails(executor, tmp_path, yaml_text, COLLIDING)
     assert err.diagnostics[0].code == "CS106" and err.exit_code == 4
