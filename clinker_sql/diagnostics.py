@@ -105,6 +105,10 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("E358", "malformed split_values declaration on a source",
              hint="name a `multiple: true` column's input field once, with a non-empty "
                   "delimiter"),
+    CodeInfo("E360", "a source declares the retired array_paths: key",
+             hint="use split_to_rows, split_values or multiple: true instead"),
+    CodeInfo("E363", "a JSON source's record_path is not a dot path",
+             hint="write it as `data.rows`: no `$.`, no leading `/`, no empty segment"),
     CodeInfo("E361", "a multiple: true column on a source that cannot produce one",
              hint="add a split_values entry for it, or drop `multiple: true`"),
     CodeInfo("E362", "malformed join_values declaration on an output",

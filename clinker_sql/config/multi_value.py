@@ -42,10 +42,13 @@ def split_values(node: YNode | None, what: str) -> tuple[m.SplitValues, ...]:
         if entry.delimiter == "":
             raise fail("E358", f"{what}: `split_values` field '{entry.field}' declares an empty "
                        "delimiter", loc, "omit `delimiter` to take the default `;`")
-        if entry.escape and not entry.json and entry.escape[0] == entry.delimiter[0]:
-            raise fail("CS001", f"{what}: `split_values` field '{entry.field}' escapes with its "
-                       "own delimiter, which is not supported", loc,
-                       "choose an escape character other than the delimiter")
+        if entry.escape and not entry.json and (len(entry.delimiter) != 1 or
+                                                len(entry.escape) != 1 or
+                                                entry.escape == entry.delimiter):
+            raise fail("E358", f"{what}: `split_values` field '{entry.field}' escapes with "
+                       f"{entry.escape!r} around the delimiter {entry.delimiter!r}: with "
+                       "`escape`, the delimiter and the escape must each be one character, "
+                       "and differ", loc, "use a one-character delimiter and escape")
         out.append(entry)
     return tuple(out)
 

@@ -251,6 +251,7 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         elif fmt == "json":
             json_opts = m.JsonOptions(format=o.choice("format", ("array", "ndjson", "object")),
                                       record_path=o.str("record_path"))
+            _check_record_path(json_opts.record_path, what, o.key_loc("record_path"))
         o.done()
     if not c.has("schema"):
         raise fail("E201", f"{what} has no schema: block", c.loc)
@@ -269,6 +270,15 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     sorted_by, on_unsorted = _source_order(c, schema, common["name"])
     files = _file_controls(c, what)
     splits = multi_value.split_values(c.raw("split_values"), what)
+    if c.has("array_paths"):  # Clinker's source_node_faults
+        raise fail("E360", f"{what} declares `array_paths:`, which the multi-value declarations "
+                   "replaced and which is no longer read", c.key_loc("array_paths"),
+                   "an `explode` path becomes a `split_to_rows:` entry, a delimited cell a "
+                   "`split_values:` entry, and a path kept as an array `multiple: true`")
+    if c.has("split_to_rows") and fmt not in ("json", "xml"):
+        raise fail("E358", f"{what}: `split_to_rows` is declared on a `{fmt}` source, whose "
+                   "reader is never handed it: it would be a silent no-op",
+                   c.key_loc("split_to_rows"), "remove the block")
     c.refuse(("exclude",
               "split_to_rows", "transport", "envelope", "resource",
               "modified_after", "modified_before", "min_size", "max_size"),
@@ -284,6 +294,20 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
                          split_values=splits)
     multi_value.check_source(cfg, what, c.loc)
     return m.SourceNode(**common, config=cfg)
+
+
+def _check_record_path(path: str | None, what: str, loc: Location | None) -> None:
+    """E363 (Clinker's record_path_faults): a JSON `record_path` is a dot path, with no
+    JSONPath root `$.`, no leading `/` and no empty segment."""
+    if path is None:
+        return
+    why = ("is empty" if path == "" else
+           "starts with the JSONPath root marker `$.`" if path.startswith("$") else
+           "starts with `/`" if path.startswith("/") else
+           "has an empty segment" if "" in path.split(".") else None)
+    if why is not None:
+        raise fail("E363", f"{what}: record_path {path!r} {why}; a JSON record_path is a dot "
+                   "path of object keys", loc, "write it as `data.rows`")
 
 
 def _file_controls(c: Fields, what: str) -> m.FileControls:
@@ -360,9 +384,10 @@ def _watermark(c: Fields, schema: tuple[m.Column, ...], what: str
         raise fail("E154", f"{what} declares watermark.column = '{column}' but the column is "
                    "not present in its `schema:` block", w.loc,
                    "add the watermark column to the schema, or remove `watermark:`")
-    if col.type not in ("date", "date_time"):
+    if col.type not in ("date", "date_time") or col.multiple:  # `multiple`: an array
+        shown = f"array<{col.type}>" if col.multiple else col.type
         raise fail("E155", f"{what} declares watermark.column = '{column}' but its declared "
-                   f"type {col.type} is not event-time-coercible; watermark columns must be "
+                   f"type {shown} is not event-time-coercible; watermark columns must be "
                    "`date_time` or `date`", w.loc)
     return (c.key_loc("watermark"), column)
 

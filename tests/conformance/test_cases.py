@@ -33,8 +33,6 @@ _SPLIT_TO_ROWS = ("a source's split_to_rows is refused as unsupported (CS001) be
                   "checks of its entries (multi_value.rs validate_source_declarations)")
 _JSON_SPLIT_VALUES = ("split_values on a JSON source is refused as unsupported (CS001), where Clinker's "
                       "JSON reader takes it and checks its entries (E358)")
-_JSON_RECORD_PATH = ("a JSON source's record_path is refused as unsupported (CS001) before Clinker's "
-                     "grammar check (E363, record_path.rs record_path_faults)")
 # Clinker behaviour clinker-sql does not have yet: each case fails today, and a fix turns
 # its strict xfail into a failure that says to move it out of this list
 KNOWN = {
@@ -60,9 +58,6 @@ KNOWN = {
     "io/046_json_reserved_literal_keys_decoded_once": _MIXED_MAP,
     "io/051_json_nested_cxl_comprehension": _MIXED_MAP,
     "diag/110_err_E358_json_nested_split_to_rows_extract_mode": _SPLIT_TO_ROWS,
-    "diag/115_err_E358_csv_split_to_rows_no_op":
-        "split_to_rows on a CSV source gives CS001 (unsupported), not E358 (a declaration the csv "
-        "reader never receives)",
     "diag/127_err_E358_field_in_split_to_rows_and_split_values": _SPLIT_TO_ROWS,
     "diag/128_err_E358_split_to_rows_duplicate_field": _SPLIT_TO_ROWS,
     "diag/129_err_E358_split_to_rows_empty_path_segment": _SPLIT_TO_ROWS,
@@ -70,25 +65,11 @@ KNOWN = {
     "diag/131_err_E358_split_to_rows_shared_position_column": _SPLIT_TO_ROWS,
     "diag/116_err_E358_json_split_values_escape": _JSON_SPLIT_VALUES,
     "diag/117_err_E358_json_split_values_json_mode": _JSON_SPLIT_VALUES,
-    "diag/118_err_E358_json_split_values_multichar_escape": _JSON_SPLIT_VALUES,
     "diag/122_err_E358_split_values_single_valued_column": _JSON_SPLIT_VALUES,
     "diag/125_err_E358_split_values_undeclared_field": _JSON_SPLIT_VALUES,
     "diag/126_err_E358_split_values_aliased_exposed_name": _JSON_SPLIT_VALUES,
-    "diag/119_err_E358_csv_split_values_multichar_delimiter_escape":
-        "a CSV split_values entry with escape and a multi-character delimiter is accepted (E358: "
-        "under escape the delimiter must be one character)",
     "diag/121_err_E358_external_schema_split_values_single_valued":
         "an external schema file (schema: <path>) is refused as unsupported (CS001)",
-    "diag/111_err_E360_retired_array_paths":
-        "the retired source key array_paths gives the generic unknown-field E000, not E360",
-    "diag/112_err_E155_watermark_on_multi_value_column":
-        "a watermark on a multiple: true column gives CS001 (unsupported), not E155",
-    "diag/150_err_E363_json_record_path_jsonpath_root": _JSON_RECORD_PATH,
-    "diag/151_err_E363_json_record_path_rooted": _JSON_RECORD_PATH,
-    "diag/152_err_E363_json_record_path_empty_segment": _JSON_RECORD_PATH,
-    "diag/153_err_E363_json_record_path_empty":
-        "record_path: \"\" on a JSON source is not refused (E363: an empty path reads no "
-        "records); validate goes on to an internal CS041",
     "diag/156_err_E-SEC-001_sink_path_dot_dot":
         "a `..` in a sink path is not refused (E-SEC-001); the two spellings reach the E322 "
         "collision check instead",
