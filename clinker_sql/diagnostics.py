@@ -105,6 +105,9 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("E358", "malformed split_values declaration on a source",
              hint="name a `multiple: true` column's input field once, with a non-empty "
                   "delimiter"),
+    CodeInfo("E-SEC-001", "a source or sink path climbs out with `..` (or holds an encoded "
+             "one, or a null byte)", hint="name the file by a path below the pipeline's "
+             "folder"),
     CodeInfo("E360", "a source declares the retired array_paths: key",
              hint="use split_to_rows, split_values or multiple: true instead"),
     CodeInfo("E363", "a JSON source's record_path is not a dot path",

@@ -34,6 +34,7 @@ def check_pipeline(p: m.Pipeline) -> tuple[list[m.Node], list[Diagnostic]]:
             _check_ref(node, ref, by_name)
         if isinstance(node, m.SourceNode):
             _check_correlation_key(node)
+    _check_paths(p)
     _check_outputs(p)
     _check_dlq_limits(p, by_name)
     _check_log_events(p)
@@ -180,6 +181,26 @@ def _check_ref(node: m.Node, ref: m.Ref, by_name: dict[str, m.Node]) -> None:
                        f"'{producer.name}.{producer.removed_to}' (removed groups)")
     elif ref.port is not None:
         raise fail("E004", f"'{ref}': node '{producer.name}' has no ports", ref.loc)
+
+
+def _check_paths(p: m.Pipeline) -> None:
+    """E-SEC-001 (Clinker's security::validate_path): a source or sink path with a `..`
+    component, an encoded one (`%2e%2e`) or a NUL byte is refused, whatever it names."""
+    for node in p.nodes:
+        if isinstance(node, m.SourceNode):
+            paths = node.config.paths
+        elif isinstance(node, m.SinkNode):
+            paths = (node.config.path,)
+        else:
+            continue
+        for raw in paths:
+            why = ("contains a null byte" if "\0" in raw else
+                   "contains encoded directory traversal" if "%2e%2e" in raw.lower() else
+                   "contains directory traversal (..)"
+                   if ".." in raw.replace("\\", "/").split("/") else None)
+            if why is not None:
+                raise fail("E-SEC-001", f"{node.kind} '{node.name}': path {why}: {raw!r}",
+                           node.loc, "name the file by a path below the pipeline's folder")
 
 
 def _check_correlation_key(node: m.SourceNode) -> None:

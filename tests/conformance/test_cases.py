@@ -70,9 +70,6 @@ KNOWN = {
     "diag/126_err_E358_split_values_aliased_exposed_name": _JSON_SPLIT_VALUES,
     "diag/121_err_E358_external_schema_split_values_single_valued":
         "an external schema file (schema: <path>) is refused as unsupported (CS001)",
-    "diag/156_err_E-SEC-001_sink_path_dot_dot":
-        "a `..` in a sink path is not refused (E-SEC-001); the two spellings reach the E322 "
-        "collision check instead",
     "diag/157_err_E172_nested_source_scope_read_after_merge":
         "a transform's declares: ($source/$doc scoped variables) is refused as unsupported (CS001)",
 }
