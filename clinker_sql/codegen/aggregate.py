@@ -71,13 +71,23 @@ class AggregatePlan:
     bindings: tuple[tuple[str, str], ...]  # (function, Reversible | BufferRequired)
 
 
-def _lower_body(ctx: Context, node: m.AggregateNode, upstream: Relation, group_by: list[str]):
+def aggregate_scopes(ctx: Context, upstream: Relation, group_by: list[str]
+                     ) -> tuple[Scope, AggregateCollector, Scope]:
+    """The scopes of an aggregate-context program: (its rows', the collector of its
+    aggregate calls, its groups': the group keys and the aggregates). A cull's rules are
+    lowered in them too (codegen/cull.py)."""
     types = dict(upstream.columns)
     row_scope = scope_for(ctx, upstream, "aggregate")
     collector = AggregateCollector(row_scope)
     system = {k: v for k, v in row_scope.system.items() if k[0] in ("vars", "pipeline")}
     group_scope = Scope(columns={g: (S.col(g), types[g]) for g in group_by}, system=system,
                         context="aggregate", aggregates=collector)
+    return row_scope, collector, group_scope
+
+
+def _lower_body(ctx: Context, node: m.AggregateNode, upstream: Relation, group_by: list[str]):
+    types = dict(upstream.columns)
+    row_scope, collector, group_scope = aggregate_scopes(ctx, upstream, group_by)
     program = parse_program(node.cxl.text)
     keep: exp.Expression | None = None
     let_faults: list[Fault] = []

@@ -44,7 +44,7 @@ Decisions where the spec is silent (documented in the report and README):
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlglot import exp
@@ -244,23 +244,13 @@ def may_repeat(ctx: Context, ref: m.Ref) -> bool:
     return merge and inclusive
 
 
-def _walk(node: object) -> Iterator[object]:
-    if isinstance(node, (a.Expr, a.Stmt, a.MatchArm, a.Program)):
-        yield node
-        for f in dataclasses.fields(node):
-            yield from _walk(getattr(node, f.name))
-    elif isinstance(node, tuple):
-        for item in node:
-            yield from _walk(item)
-
-
 def _check_refs(tree: object, quals: dict[str, set[str]], code: str, what: str,
                 node: m.CombineNode) -> None:
     """Every `q.field` must name an input and one of its fields (E304 / E308)."""
-    local = {n.name for n in _walk(tree) if isinstance(n, a.Let)}
-    local |= {n.param for n in _walk(tree) if isinstance(n, a.Lambda)}
-    local |= {n.binding for n in _walk(tree) if isinstance(n, (a.Comprehension, a.EmitEach))}
-    for e in _walk(tree):
+    local = {n.name for n in a.walk(tree) if isinstance(n, a.Let)}
+    local |= {n.param for n in a.walk(tree) if isinstance(n, a.Lambda)}
+    local |= {n.binding for n in a.walk(tree) if isinstance(n, (a.Comprehension, a.EmitEach))}
+    for e in a.walk(tree):
         if not isinstance(e, a.Qualified) or e.parts[0] in local:
             continue
         head, text = e.parts[0], ".".join(e.parts)
@@ -308,8 +298,8 @@ def _conjuncts(e: a.Expr) -> list[a.Expr]:
 
 def qualifiers_of(e: a.Expr, quals: dict[str, set[str]], owner: dict[str, str]) -> set[str]:
     """The inputs an expression reads (`q.field`, or a bare field only one input has)."""
-    out = {n.parts[0] for n in _walk(e) if isinstance(n, a.Qualified) and n.parts[0] in quals}
-    return out | {owner[n.name] for n in _walk(e) if isinstance(n, a.Name) and n.name in owner}
+    out = {n.parts[0] for n in a.walk(e) if isinstance(n, a.Qualified) and n.parts[0] in quals}
+    return out | {owner[n.name] for n in a.walk(e) if isinstance(n, a.Name) and n.name in owner}
 
 
 def is_false_guarded(expr: a.Expr) -> bool:
@@ -807,10 +797,7 @@ def _ok_view(ctx: Context, p: Plan, final: str, program: LoweredProgram | None) 
         hidden.append((S.col(drv.col(WIDENED)), WIDENED))
     doc = p.node.name in ctx.documents  # the driver row's document (plan.DOC)
     if doc:
-        own = S.fn("concat", S.col(drv.col(SOURCE_NAME)), S.string("/"),
-                   S.col(drv.col(SOURCE_FILE)))
-        hidden.append((S.fn("coalesce", S.col(drv.col(DOC)), own) if drv.relation.doc
-                       else own, DOC))
+        hidden.append((drv.relation.document(lambda n: S.col(drv.col(n))), DOC))
     if program is not None:
         columns = tuple((n, v.type) for n, v in program.emits.items())
         items = [(S.col("$out." + n), n) for n, _ in columns]

@@ -16,12 +16,13 @@ from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
-from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
+from clinker_sql.codegen.aggregate import aggregate_scopes
+from clinker_sql.codegen.cxl_scope import compile_cxl
 from clinker_sql.codegen.plan import Relation, Statement
 from clinker_sql.codegen.templates import ident, sql
 from clinker_sql.config import model as m
-from clinker_sql.cxl.aggregates import AggregateCollector, aggregate_expression
-from clinker_sql.cxl.lower import Lowerer, Scope
+from clinker_sql.cxl.aggregates import aggregate_expression
+from clinker_sql.cxl.lower import Lowerer
 from clinker_sql.cxl.parser import parse_expression
 from clinker_sql.diagnostics import fail
 
@@ -42,11 +43,7 @@ def compile_cull(ctx: Context, node: m.CullNode, upstream: Relation) -> None:
             raise fail("E200", f"cull {node.name!r}: {what} field {f!r} is not present in the "
                        "upstream schema", node.loc, "declare the column in the source's "
                        "`schema:` block or emit it from an upstream transform")
-    row_scope = scope_for(ctx, upstream, "aggregate")
-    collector = AggregateCollector(row_scope)
-    system = {k: v for k, v in row_scope.system.items() if k[0] in ("vars", "pipeline")}
-    group_scope = Scope(columns={g: (S.col(g), types[g]) for g in node.partition_by},
-                        system=system, context="aggregate", aggregates=collector)
+    _, collector, group_scope = aggregate_scopes(ctx, upstream, list(node.partition_by))
     decisions = []
     for rule, source in node.rules:
         v = compile_cxl(source, lambda s=source: Lowerer(group_scope).lower(

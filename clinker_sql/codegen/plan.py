@@ -3,6 +3,7 @@ the ordered statements that make up a compiled pipeline."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,10 +69,11 @@ class Relation:
         return base + ((FAN, FAN_TYPE),) * self.fan + self.ck + \
             ((WIDENED, WIDENED_TYPE),) * bool(self.widened) + ((DOC, STRING),) * self.doc
 
-    def document(self) -> exp.Expression:
-        """The document a row belongs to, one value per (source, file)."""
-        own = S.fn("concat", S.col(SOURCE_NAME), S.string("/"), S.col(SOURCE_FILE))
-        return S.fn("coalesce", S.col(DOC), own) if self.doc else own
+    def document(self, col: Callable[[str], exp.Expression] = S.col) -> exp.Expression:
+        """The document a row belongs to, one value per (source, file); `col`: how a
+        column of these rows is read (a combine reads its driver's under other names)."""
+        own = S.fn("concat", col(SOURCE_NAME), S.string("/"), col(SOURCE_FILE))
+        return S.fn("coalesce", col(DOC), own) if self.doc else own
 
     @property
     def all_columns(self) -> tuple[tuple[str, CxlType], ...]:

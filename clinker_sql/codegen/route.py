@@ -112,10 +112,12 @@ def compile_merge(ctx: Context, node: m.MergeNode, inputs: list[Relation]) -> Re
             missing = sorted(set(names) ^ set(other))
             raise fail("E314", f"merge '{node.name}': input '{ref}' has different columns than "
                        f"the first input ({', '.join(missing)})", ref.loc)
-        items = [(S.cast(S.null(), T.spark_type_sql(FAN_TYPE)) if n == FAN and not rel.fan
-                  else S.cast(S.null(), T.spark_type_sql(WIDENED_TYPE))
-                  if n == WIDENED and not rel.widened else rel.document()
-                  if n == DOC and not rel.doc else S.col(n), n) for n in names]
+        # what an input without one of the hidden columns the others carry gives
+        lacking = {FAN: None if rel.fan else S.cast(S.null(), T.spark_type_sql(FAN_TYPE)),
+                   WIDENED: None if rel.widened else S.cast(S.null(),
+                                                            T.spark_type_sql(WIDENED_TYPE)),
+                   DOC: None if rel.doc else rel.document()}
+        items = [(S.col(n) if lacking.get(n) is None else lacking[n], n) for n in names]
         parts.append(Sql(f"{select_list(items)}\n"
                          f"FROM {ident(rel.view)}"))
     view = ctx.view(node.name)

@@ -185,7 +185,8 @@ def _window_checks(ctx: Context, node: m.TransformNode, upstream: Relation) -> b
     if isinstance(producer, m.CombineNode):  # a `match: collect` combine's arrays
         arrays = {n for n, t in upstream.columns if t.kind == "array"}
         try:
-            body = _names(parse_program(node.cxl.text))
+            body = {n.name for n in a.walk(parse_program(node.cxl.text))
+                    if isinstance(n, a.Name)}
         except CxlError:  # reported where the program is compiled
             body = set()
         read = set(w.group_by) | {f for f, _ in w.sort_by} | body
@@ -205,20 +206,6 @@ def _window_checks(ctx: Context, node: m.TransformNode, upstream: Relation) -> b
         raise fail("E150", f"transform '{node.name}' uses an analytic window directly on "
                    f"source '{producer.name}', which declares a correlation_key", w.loc)
     return buffer_mode
-
-
-def _names(tree: object) -> set[str]:
-    """The bare names a CXL program reads (its input fields, and its lets)."""
-    if isinstance(tree, a.Name):
-        return {tree.name}
-    found: set[str] = set()
-    if isinstance(tree, (tuple, list)):
-        for child in tree:
-            found |= _names(child)
-    elif hasattr(tree, "__dataclass_fields__"):
-        for field in tree.__dataclass_fields__:
-            found |= _names(getattr(tree, field))
-    return found
 
 
 def _err_field(name: str) -> exp.Expression:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 
@@ -190,3 +191,14 @@ class ExprStmt(Stmt):
 @dataclass(frozen=True)
 class Program:
     statements: tuple[Stmt, ...] = field(default_factory=tuple)
+
+
+def walk(node: object) -> Iterator[object]:
+    """Every expression, statement, match arm and program in `node`, itself first."""
+    if isinstance(node, (Expr, Stmt, MatchArm, Program)):
+        yield node
+        for f in fields(node):
+            yield from walk(getattr(node, f.name))
+    elif isinstance(node, tuple):
+        for item in node:
+            yield from walk(item)
