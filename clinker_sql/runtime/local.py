@@ -273,10 +273,15 @@ def _translate(exc: Exception) -> StatementFailed:
     # without an error class, the JVM's root cause says more than Py4J's first line
     causes = [ln.strip()[len("Caused by: "):] for ln in lines
               if ln.strip().startswith("Caused by: ")]
+    # Py4J's first line only names the call ("An error occurred while calling o48.sql."):
+    # the JVM's exception is the next line, ": java.lang.Foo: message"
+    thrown = next((ln[2:].strip() for ln in lines[1:] if ln.startswith(": ")), None)
     line = next((ln.strip() for ln in lines if error_class and error_class in ln),
                 causes[-1] if causes and not error_class else
+                thrown if thrown and not error_class else
                 lines[0] if lines else type(exc).__name__)
-    line = re.sub(r"^.*?Exception: ", "", line)
+    if line is not thrown:  # an unexpected JVM failure keeps its exception's name
+        line = re.sub(r"^.*?Exception: ", "", line)
     return StatementFailed(line, error_class)
 
 

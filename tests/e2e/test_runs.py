@@ -258,3 +258,19 @@ def test_an_analysis_error_prints_no_pyspark_log_line(executor, capsys):
     except StatementFailed:
         pass
     assert "SQLQueryContextLogger" not in capsys.readouterr().err
+
+
+def test_an_unclassified_jvm_failure_names_the_exception_not_the_py4j_call():
+    """Py4J's first line only names the call ("...calling o48.sql."); a JVM exception with
+    no Spark error class is reported by its own line, so the user sees what failed."""
+    from clinker_sql.runtime.local import _translate
+
+    class Py4JLike(Exception):
+        def __str__(self):
+            return ("An error occurred while calling o48.sql.\n"
+                    ": java.lang.IllegalStateException: block rdd_12_0 was not found\n"
+                    "\tat org.apache.spark.storage.BlockManager.get(BlockManager.scala:1)\n")
+
+    failed = _translate(Py4JLike())
+    assert failed.error_class is None
+    assert failed.message == "java.lang.IllegalStateException: block rdd_12_0 was not found"
