@@ -52,6 +52,17 @@ class SplitValues:
 
 
 @dataclass(frozen=True)
+class SplitToRows:
+    """A JSON source's `split_to_rows` entry (one record per occurrence of `field`): read
+    and checked (E358) only; a source declaring one is refused with CS001."""
+    field: str
+    keep_empty: bool = True
+    mode: str = "extract"
+    position_column: str | None = None
+    loc: Location | None = None
+
+
+@dataclass(frozen=True)
 class JoinValues:
     """A CSV sink's `join_values` entry: how an array column is joined into one cell."""
     field: str

@@ -23,9 +23,27 @@ def _entries(node: YNode, what: str, code: str) -> list[tuple[str | None, Fields
     return out
 
 
-def split_values(node: YNode | None, what: str) -> tuple[m.SplitValues, ...]:
+def split_to_rows(node: YNode | None, what: str) -> tuple[m.SplitToRows, ...]:
+    """A source's `split_to_rows:` (Clinker's SplitToRows: `field`, `keep_empty` true,
+    `mode` extract, `position_column` none), read for its checks (`check_source`)."""
+    if node is None:
+        return ()
+    out = []
+    for name, f, loc in _entries(node, f"split_to_rows of {what}", "E358"):
+        if f is None:
+            out.append(m.SplitToRows(name, loc=loc))
+            continue
+        out.append(m.SplitToRows(f.str("field", required=True), f.bool("keep_empty", True),
+                                 f.choice("mode", ("extract", "split"), "extract"),
+                                 f.str("position_column"), loc))
+        f.done()
+    return tuple(out)
+
+
+def split_values(node: YNode | None, what: str, fmt: str = "csv") -> tuple[m.SplitValues, ...]:
     """A source's `split_values:` (Clinker's SplitValues: `field`, `delimiter` `;`,
-    `escape` none, `json` false)."""
+    `escape` none, `json` false). The escape's shape is checked on a CSV source only:
+    another reader ignores the escape (`check_source` says so)."""
     if node is None:
         return ()
     out: list[m.SplitValues] = []
@@ -39,10 +57,10 @@ def split_values(node: YNode | None, what: str) -> tuple[m.SplitValues, ...]:
         if any(e.field == entry.field for e in out):
             raise fail("E358", f"{what}: `split_values` declares field '{entry.field}' twice",
                        loc, "declare each field once")
-        if entry.delimiter == "":
+        if entry.delimiter == "" and not entry.json:  # `json: true` ignores the delimiter
             raise fail("E358", f"{what}: `split_values` field '{entry.field}' declares an empty "
                        "delimiter", loc, "omit `delimiter` to take the default `;`")
-        if entry.escape and not entry.json and (len(entry.delimiter) != 1 or
+        if fmt == "csv" and entry.escape and not entry.json and (len(entry.delimiter) != 1 or
                                                 len(entry.escape) != 1 or
                                                 entry.escape == entry.delimiter):
             raise fail("E358", f"{what}: `split_values` field '{entry.field}' escapes with "
@@ -53,16 +71,24 @@ def split_values(node: YNode | None, what: str) -> tuple[m.SplitValues, ...]:
     return tuple(out)
 
 
-def check_source(cfg: m.SourceConfig, what: str, loc: Location) -> None:
+def check_source(cfg: m.SourceConfig, what: str, loc: Location,
+                 fan_out: tuple[m.SplitToRows, ...] = ()) -> None:
     """E358: an entry on a reader that never reads it, or naming no `multiple: true`
     column (or its exposed name instead of its `source_name`); E361: a `multiple: true`
-    column of a CSV source no entry covers. A JSON source's column is its array."""
+    column of a CSV source no entry covers. A JSON source's column is its array; its
+    `split_to_rows` and `split_values` are checked as Clinker checks them, then refused."""
     multiple = [c for c in cfg.schema if c.multiple]
+    if cfg.format == "json" and (fan_out or cfg.split_values):
+        _check_json_declarations(cfg, fan_out, what)
+        if fan_out:
+            raise fail("CS001", f"{what}: `split_to_rows` is not supported yet",
+                       fan_out[0].loc, "read the array as a `multiple: true` column and fan "
+                       "it out with `emit each`")
+        raise fail("CS001", f"{what}: `split_values` on a JSON source is not supported yet "
+                   "(a `multiple: true` column reads the field's JSON array)",
+                   cfg.split_values[0].loc)
     if cfg.split_values and cfg.format != "csv":
         entry = cfg.split_values[0]
-        if cfg.format == "json":
-            raise fail("CS001", f"{what}: `split_values` on a JSON source is not supported yet "
-                       "(a `multiple: true` column reads the field's JSON array)", entry.loc)
         raise fail("E358", f"{what}: `split_values` is declared on a `{cfg.format}` source, "
                    "whose reader is never handed it", entry.loc, "remove the block")
     if multiple and cfg.format not in ("csv", "json"):
@@ -151,3 +177,70 @@ def _check_join(e: m.JoinValues, what: str) -> None:
         raise fail("E362", f"{what}: `join_values` field '{e.field}' needs a single-character "
                    "`escape` that differs from its delimiter under `on_conflict: escape`",
                    e.loc)
+
+
+def _under(key: str, path: str) -> bool:
+    return key == path or key.startswith(path + ".")
+
+
+def _check_json_declarations(cfg: m.SourceConfig, fan_out: tuple[m.SplitToRows, ...],
+                             what: str) -> None:
+    """Clinker's E358 checks of a JSON source's declarations, in its order
+    (multi_value.rs validate_source_declarations; JSON tracks no occurrences, so a nested
+    pair is refused only when the outer entry's `mode: extract` lifts the path away)."""
+    for i, a in enumerate(fan_out):
+        if a.field == "" or "" in a.field.split("."):
+            raise fail("E358", f"{what}: `split_to_rows` declares the field path '{a.field}', "
+                       "which has an empty path segment", a.loc,
+                       "name the repeated element by its record-relative dotted path "
+                       "(`line_items`, `Items.Item`)")
+        for b in fan_out[i + 1:]:
+            if a.field == b.field:
+                raise fail("E358", f"{what}: `split_to_rows` declares the field '{a.field}' "
+                           "more than once", b.loc, "declare each field once")
+            outer = a if _under(b.field, a.field) else b if _under(a.field, b.field) else None
+            if outer is not None and outer.mode == "extract":
+                raise fail("E358", f"{what}: `split_to_rows` fields '{a.field}' and "
+                           f"'{b.field}' nest, and the outer entry's `mode: extract` lifts the "
+                           f"occurrence's own keys out from under '{outer.field}': the inner "
+                           "entry addresses a path that no longer exists", outer.loc,
+                           f"declare the outer entry `mode: split`, or fan out on one field")
+    for i, a in enumerate(fan_out):
+        if a.position_column and any(b.position_column == a.position_column
+                                     for b in fan_out[i + 1:]):
+            raise fail("E358", f"{what}: two `split_to_rows` entries write the position "
+                       f"column '{a.position_column}'", a.loc,
+                       "give each entry its own `position_column`")
+    for a in cfg.split_values:
+        if any(e.field == a.field for e in fan_out):
+            raise fail("E358", f"{what}: field '{a.field}' is declared in both "
+                       "`split_to_rows` and `split_values`", a.loc,
+                       "fan the field out to rows, or parse it in-cell, not both")
+        if a.escape or a.json:
+            raise fail("E358", f"{what}: `split_values` on field '{a.field}' sets "
+                       f"`{'json' if a.json else 'escape'}`, which only the CSV reader honors",
+                       a.loc, "drop `escape` / `json` on a JSON source: its arrays are read "
+                       "natively")
+    physical = {c.source_name or c.name: c for c in cfg.schema}
+    exposed = {c.name: c for c in cfg.schema}
+    for a in cfg.split_values:
+        col = physical.get(a.field)
+        if col is not None and not col.multiple:
+            raise fail("E358", f"{what}: `split_values` names the field '{a.field}', which "
+                       "the schema does not declare `multiple: true`", a.loc,
+                       f"add `multiple: true` to the '{a.field}' schema column")
+        if col is None and a.field in exposed:
+            raise fail("E358", f"{what}: `split_values` names '{a.field}', the exposed name "
+                       f"of a column that reads the field '{exposed[a.field].source_name}'",
+                       a.loc, f"name the input field: `{exposed[a.field].source_name}`")
+        if col is None:
+            raise fail("E358", f"{what}: `split_values` names the field '{a.field}', which "
+                       "the schema does not declare at all", a.loc,
+                       "check the spelling against `schema:`")
+    for a in fan_out:
+        col = physical.get(a.field)
+        if col is not None and col.multiple:
+            raise fail("E358", f"{what}: field '{a.field}' is declared `multiple: true` and "
+                       "also fanned out by `split_to_rows`: the first collects its occurrences "
+                       "into one array, the second spends them one per record", a.loc,
+                       f"drop `multiple: true` from '{a.field}', or drop the entry")

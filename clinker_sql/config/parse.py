@@ -269,7 +269,9 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     granularity = c.choice("dlq_granularity", ("record", "document"), "record")
     sorted_by, on_unsorted = _source_order(c, schema, common["name"])
     files = _file_controls(c, what)
-    splits = multi_value.split_values(c.raw("split_values"), what)
+    splits = multi_value.split_values(c.raw("split_values"), what, fmt)
+    fan_out = multi_value.split_to_rows(c.raw("split_to_rows"), what) \
+        if fmt == "json" else ()
     if c.has("array_paths"):  # Clinker's source_node_faults
         raise fail("E360", f"{what} declares `array_paths:`, which the multi-value declarations "
                    "replaced and which is no longer read", c.key_loc("array_paths"),
@@ -279,8 +281,7 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         raise fail("E358", f"{what}: `split_to_rows` is declared on a `{fmt}` source, whose "
                    "reader is never handed it: it would be a silent no-op",
                    c.key_loc("split_to_rows"), "remove the block")
-    c.refuse(("exclude",
-              "split_to_rows", "transport", "envelope", "resource",
+    c.refuse(("exclude", "transport", "envelope", "resource",
               "modified_after", "modified_before", "min_size", "max_size"),
              "source '{key}' is not supported yet")
     c.done()
@@ -292,7 +293,7 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
                          if granularity == "document" else None,
                          sort_order=sorted_by, on_unsorted=on_unsorted, files=files,
                          split_values=splits)
-    multi_value.check_source(cfg, what, c.loc)
+    multi_value.check_source(cfg, what, c.loc, fan_out)
     return m.SourceNode(**common, config=cfg)
 
 

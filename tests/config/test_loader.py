@@ -309,3 +309,28 @@ def test_a_cull_compiles_to_a_decision_and_two_ports():
     compiled = compile_pipeline(parse_pipeline(_cull(read="c.review"), "p.yaml"))
     views = {s.name for s in compiled.statements if s.kind == "view"}
     assert {"c.eval", "c.decide", "c", "c.review"} <= views
+
+
+_JSON_SOURCE = GOOD.replace("      type: csv\n      path: ./in.csv",
+                            "      type: json\n      path: ./in.json{extra}").replace(
+    "        - { name: n, type: int }",
+    "        - { name: n, type: int }\n        - { name: tags, type: string, multiple: true }")
+
+
+@pytest.mark.parametrize("extra,code,words", [
+    # a well-formed declaration gets past Clinker's checks and is then refused, never ignored
+    ("\n      split_to_rows: [items]", "CS001", "split_to_rows"),
+    ("\n      split_to_rows:\n        - { field: items, mode: split, position_column: i }",
+     "CS001", "split_to_rows"),
+    ("\n      split_values: [tags]", "CS001", "split_values"),
+    # Clinker's E358 checks come first (multi_value.rs validate_source_declarations)
+    ("\n      split_to_rows: [items, items]", "E358", "more than once"),
+    ("\n      split_to_rows: [items, items.sub]", "E358", "nest"),
+    ("\n      split_to_rows: [tags]", "E358", "multiple: true"),
+    ("\n      split_values: [{ field: tags, escape: '\\\\' }]", "E358", "only the CSV reader"),
+    ("\n      split_values: [n]", "E358", "multiple: true"),
+])
+def test_a_json_sources_multi_value_declarations(extra, code, words):
+    d = diagnose(_JSON_SOURCE.replace("{extra}", extra))
+    assert d.code == code and words in d.message, d.message
+    assert d.location is not None and d.location.line >= 8

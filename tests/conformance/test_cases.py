@@ -29,10 +29,6 @@ _JSON_ANY = ("a JSON source's `any` column is read as its JSON text (a string), 
 _PATH_TEMPLATE = "a sink path template ({source_file}: one file per source file) is refused (CS001)"
 _MIXED_MAP = ("a map literal mixing int, string or bool values is refused (Spark maps hold one "
               "value type)")
-_SPLIT_TO_ROWS = ("a source's split_to_rows is refused as unsupported (CS001) before Clinker's E358 "
-                  "checks of its entries (multi_value.rs validate_source_declarations)")
-_JSON_SPLIT_VALUES = ("split_values on a JSON source is refused as unsupported (CS001), where Clinker's "
-                      "JSON reader takes it and checks its entries (E358)")
 # Clinker behaviour clinker-sql does not have yet: each case fails today, and a fix turns
 # its strict xfail into a failure that says to move it out of this list
 KNOWN = {
@@ -57,17 +53,6 @@ KNOWN = {
         "group keys (Clinker's commit sorts groups by format_group_key)",
     "io/046_json_reserved_literal_keys_decoded_once": _MIXED_MAP,
     "io/051_json_nested_cxl_comprehension": _MIXED_MAP,
-    "diag/110_err_E358_json_nested_split_to_rows_extract_mode": _SPLIT_TO_ROWS,
-    "diag/127_err_E358_field_in_split_to_rows_and_split_values": _SPLIT_TO_ROWS,
-    "diag/128_err_E358_split_to_rows_duplicate_field": _SPLIT_TO_ROWS,
-    "diag/129_err_E358_split_to_rows_empty_path_segment": _SPLIT_TO_ROWS,
-    "diag/130_err_E358_split_to_rows_multiple_true_column": _SPLIT_TO_ROWS,
-    "diag/131_err_E358_split_to_rows_shared_position_column": _SPLIT_TO_ROWS,
-    "diag/116_err_E358_json_split_values_escape": _JSON_SPLIT_VALUES,
-    "diag/117_err_E358_json_split_values_json_mode": _JSON_SPLIT_VALUES,
-    "diag/122_err_E358_split_values_single_valued_column": _JSON_SPLIT_VALUES,
-    "diag/125_err_E358_split_values_undeclared_field": _JSON_SPLIT_VALUES,
-    "diag/126_err_E358_split_values_aliased_exposed_name": _JSON_SPLIT_VALUES,
     "diag/121_err_E358_external_schema_split_values_single_valued":
         "an external schema file (schema: <path>) is refused as unsupported (CS001)",
     "diag/157_err_E172_nested_source_scope_read_after_merge":
