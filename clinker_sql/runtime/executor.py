@@ -27,6 +27,10 @@ class Executor(ABC):
     @abstractmethod
     def query(self, sql: str) -> Iterator[dict[str, Any]]: ...
 
+    def first(self, sql: str) -> dict[str, Any] | None:
+        """The query's first row, or None: for checks and probes, which stop at one."""
+        return next(iter(self.query(sql)), None)
+
     def close(self) -> None:  # pragma: no cover - optional
         pass
 

@@ -21,6 +21,13 @@ CODEGEN_CACHE_ENTRIES = 2000
 
 DEFAULT_CONF = {
     "spark.ui.enabled": "false",
+    # with no UI, nothing reads the finished jobs, stages and SQL executions Spark's status
+    # store keeps (1000 each by default, a plan graph per execution: ~2.5 MB per pipeline
+    # run here); a session running pipeline after pipeline (the tests, a notebook) keeps few
+    "spark.sql.ui.retainedExecutions": "20",
+    "spark.ui.retainedJobs": "50",
+    "spark.ui.retainedStages": "50",
+    "spark.ui.retainedTasks": "1000",
     "spark.sql.shuffle.partitions": "4",
     "spark.sql.adaptive.enabled": "true",
     "spark.ui.showConsoleProgress": "false",
@@ -107,12 +114,23 @@ class LocalSparkExecutor(Executor):
             raise _translate(exc) from None
 
     def query(self, sql: str) -> Iterator[dict[str, Any]]:
+        """All the query's rows, collected in one action (the runner's queries return a
+        few rows; a check or probe asks for its `first`). Not `toLocalIterator`: its jobs
+        start after the query's SQL execution has ended, and Spark 4.3 then never forgets
+        them (`DAGScheduler.activeQueryToJobs`), nor the broadcast relations they hold (a
+        32 MB page each): a session running pipeline after pipeline ran out of memory."""
         try:
-            rows = self.spark.sql(sql).toLocalIterator()
-            for row in rows:
-                yield row.asDict()
+            rows = self.spark.sql(sql).collect()
         except Exception as exc:  # noqa: BLE001
             raise _translate(exc) from None
+        return iter([row.asDict() for row in rows])
+
+    def first(self, sql: str) -> dict[str, Any] | None:
+        try:
+            rows = self.spark.sql(sql).take(1)
+        except Exception as exc:  # noqa: BLE001
+            raise _translate(exc) from None
+        return rows[0].asDict() if rows else None
 
     def observe(self, view: str, counts: dict[str, str]) -> Callable[[], dict | None]:
         """Count while the next statement reading `view` runs (`Dataset.observe`): the view

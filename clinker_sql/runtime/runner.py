@@ -189,13 +189,13 @@ class _Run:
             check = next(s for s in self.compiled.statements
                          if s.kind == "check" and not s.meta.get("code"))
             self.views.need(check.reads)
-            first = next(iter(self.executor.query(check.sql)), None)
+            first = self.executor.first(check.sql)
             if first is not None:
                 raise _fail_fast(first)
 
     def _coded_check(self, stmt: Statement) -> None:
         self.views.need(stmt.reads)
-        hit = next(iter(self.executor.query(stmt.sql)), None)
+        hit = self.executor.first(stmt.sql)
         if hit is not None:  # a check on the DLQ itself is a run-time ceiling: exit 3
             raise fail(stmt.meta["code"], str(hit["detail"]),
                        exit=EXIT_EVAL if stmt.meta.get(AFTER_WRITES_CHECK) else None)
@@ -280,7 +280,7 @@ class _Run:
 
 def _report(executor: Executor, report: Statement, timings: list) -> dict[str, Any]:
     start = time.perf_counter()
-    counts = next(iter(executor.query(report.sql)))
+    counts = executor.first(report.sql)
     timings.append({"node": None, "name": report.name, "kind": "report",
                     "seconds": round(time.perf_counter() - start, 4)})
     return counts
@@ -448,7 +448,7 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
                 executor.execute(sql)
         if view.failures:  # usually few rows, none in a clean run
             probe = empty_copy_statements(name)[0]
-            if rows == 0 or rows is None and next(iter(executor.query(probe)), None) is None:
+            if rows == 0 or rows is None and executor.first(probe) is None:
                 _define_empty(executor, name)
                 known.add(name)
     _checkpoint_timing(timings, view, start)
@@ -986,7 +986,7 @@ def _iterate(views: _Views, fixpoint: Statement) -> int:
         else:
             views.need(reads)
             with views.adaptive(reads):
-                new = next(iter(executor.query(R.news_sql())), None)
+                new = executor.first(R.news_sql())
         views.timings.append({"node": None, "name": f"retraction pass {k}", "kind": "fixpoint",
                               "seconds": round(time.perf_counter() - start, 4),
                               **({"known": True} if known else {})})
@@ -1020,7 +1020,7 @@ def _written_counts(views: _Views, stmt: Statement, watched: list, compiled: Com
     if views.unwatched:  # the counted views it reads, without their counts
         views.settle(list(stmt.reads))
     start = time.perf_counter()
-    out = next(iter(views.executor.query(stmt.sql)))
+    out = views.executor.first(stmt.sql)
     views.timings.append({"node": None, "name": stmt.name, "kind": "report",
                           "seconds": round(time.perf_counter() - start, 4)})
     return out

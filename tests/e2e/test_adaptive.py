@@ -31,6 +31,10 @@ class _Recording:
         self.seen.append((sql, self._allowed()))
         return self.inner.query(sql)
 
+    def first(self, sql: str):
+        self.seen.append((sql, self._allowed()))
+        return self.inner.first(sql)
+
 
 _HEAD = (
     source("o", "order_id, dept, amount", "order_id"),

@@ -274,3 +274,16 @@ def test_an_unclassified_jvm_failure_names_the_exception_not_the_py4j_call():
     failed = _translate(Py4JLike())
     assert failed.error_class is None
     assert failed.message == "java.lang.IllegalStateException: block rdd_12_0 was not found"
+
+
+def test_a_run_leaves_no_job_registered_in_the_session(executor, tmp_path):
+    """Every job of a run ends inside its SQL execution: Spark 4.3 keeps a job started
+    after its execution ended (a `toLocalIterator` read) in `activeQueryToJobs` for the
+    session's life, with the broadcast relations its plan holds (~32 MB each), and a
+    session running many pipelines (the tests, a notebook) ran out of driver memory."""
+    jobs = executor.spark._jsc.sc().dagScheduler().activeQueryToJobs()
+    before = jobs.size()
+    r = run(executor, tmp_path, pipeline(), {"in.csv": "id,qty,price\na,1,5\nb,x,5\n"})
+    assert r.result.counts["dlq"] == 1  # a check, a probe and the report were queried
+    run_fails(executor, tmp_path, pipeline("fail_fast"), {"in.csv": "id,qty,price\nb,x,5\n"})
+    assert jobs.size() == before
