@@ -393,9 +393,28 @@ def _watermark(c: Fields, schema: tuple[m.Column, ...], what: str
     return (c.key_loc("watermark"), column)
 
 
+def _schema_file(node: YScalar, what: str) -> YNode:
+    """An external `.schema.yaml` (`schema: ./orders.schema.yaml`): the same column list,
+    read at load, from a path relative to the working directory (as Clinker's
+    load_source_schema reads it). A schema file may not name another."""
+    path = Path(node.value)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise fail("E000", f"{what}: failed to load schema file '{node.value}': "
+                   f"{exc.strerror or exc}", node.loc, "the path is relative to the working "
+                   "directory") from None
+    loaded = load_yaml(text, str(path))
+    if isinstance(loaded, YScalar) and isinstance(loaded.value, str):
+        raise fail("E000", f"{what}: schema file '{node.value}' points at another schema file "
+                   f"'{loaded.value}'; nested schema files are not allowed", loaded.loc,
+                   "inline the columns")
+    return loaded
+
+
 def _schema(node: YNode, what: str) -> tuple[m.Column, ...]:
     if isinstance(node, YScalar) and isinstance(node.value, str):
-        raise fail("CS001", "external schema files are not supported yet", node.loc)
+        node = _schema_file(node, what)
     if isinstance(node, YMap) and "generated" in node.entries:
         raise fail("E159", f"schema of {what} is `generated`, which only an EDI source can "
                    "use", node.loc, "declare the columns as a list")

@@ -53,8 +53,6 @@ KNOWN = {
         "group keys (Clinker's commit sorts groups by format_group_key)",
     "io/046_json_reserved_literal_keys_decoded_once": _MIXED_MAP,
     "io/051_json_nested_cxl_comprehension": _MIXED_MAP,
-    "diag/121_err_E358_external_schema_split_values_single_valued":
-        "an external schema file (schema: <path>) is refused as unsupported (CS001)",
     "diag/157_err_E172_nested_source_scope_read_after_merge":
         "a transform's declares: ($source/$doc scoped variables) is refused as unsupported (CS001)",
 }

@@ -287,3 +287,34 @@ def test_a_run_leaves_no_job_registered_in_the_session(executor, tmp_path):
     assert r.result.counts["dlq"] == 1  # a check, a probe and the report were queried
     run_fails(executor, tmp_path, pipeline("fail_fast"), {"in.csv": "id,qty,price\nb,x,5\n"})
     assert jobs.size() == before
+
+
+_SCHEMA_INLINE = """      schema:
+        - { name: id, type: string }
+        - { name: qty, type: int }
+        - { name: price, type: string }
+"""
+
+
+def test_an_external_schema_file_types_the_source(executor, tmp_path):
+    """`schema: <path>` reads the same column list from a file (relative to the working
+    directory, as Clinker reads it): here its int column still sends `x` to the DLQ."""
+    text = pipeline().replace(_SCHEMA_INLINE, "      schema: {dir}/in.schema.yaml\n")
+    r = run(executor, tmp_path, text, {"in.csv": "id,qty,price\na,x,5\nb,2,7\n",
+                                       "in.schema.yaml": """
+        - { name: id, type: string }
+        - { name: qty, type: int }
+        - { name: price, type: string }
+    """})
+    assert r.rows("out.csv") == [{"id": "b", "qty": "2", "price": "7", "total": "14"}]
+    assert [row["_cxl_dlq_error_category"] for row in r.rows("dlq.csv")] == \
+        ["type_coercion_failure"]
+
+
+def test_a_missing_or_nested_external_schema_file_is_an_e000(executor, tmp_path):
+    text = pipeline().replace(_SCHEMA_INLINE, "      schema: {dir}/in.schema.yaml\n")
+    err = run_fails(executor, tmp_path, text, {"in.csv": "id,qty,price\n"})
+    assert err.diagnostics[0].code == "E000" and "in.schema.yaml" in err.diagnostics[0].message
+    err = run_fails(executor, tmp_path, text, {"in.csv": "id,qty,price\n",
+                                               "in.schema.yaml": "./other.schema.yaml\n"})
+    assert err.diagnostics[0].code == "E000" and "nested" in err.diagnostics[0].message
