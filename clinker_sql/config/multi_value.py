@@ -102,22 +102,7 @@ def check_source(cfg: m.SourceConfig, what: str, loc: Location,
     if keyed:
         raise fail("CS001", f"{what}: the multi-value column '{keyed[0].name}' as a "
                    "correlation key, sort key or watermark is not supported", keyed[0].loc or loc)
-    physical = {c.source_name or c.name: c for c in cfg.schema}
-    for entry in cfg.split_values:
-        col = physical.get(entry.field)
-        if col is None:
-            exposed = next((c for c in cfg.schema if c.name == entry.field), None)
-            if exposed is not None:
-                raise fail("E358", f"{what}: `split_values` names '{entry.field}', the exposed "
-                           f"name of a column that reads the field '{exposed.source_name}'",
-                           entry.loc, f"name the input field: `{exposed.source_name}`")
-            raise fail("E358", f"{what}: `split_values` field '{entry.field}' is not declared "
-                       "by the schema", entry.loc, "check the spelling against `schema:`")
-        if not col.multiple:
-            raise fail("E358", f"{what}: `split_values` field '{entry.field}' is not declared "
-                       "`multiple: true`; splitting produces several values, and only a "
-                       "multi-value column can hold them", entry.loc,
-                       f"add `multiple: true` to the schema column '{col.name}'")
+    _check_split_fields(cfg, what)
     covered = {e.field for e in cfg.split_values}
     if cfg.format == "csv":
         bare = [c for c in multiple if (c.source_name or c.name) not in covered]
@@ -179,6 +164,27 @@ def _check_join(e: m.JoinValues, what: str) -> None:
                    e.loc)
 
 
+def _check_split_fields(cfg: m.SourceConfig, what: str) -> None:
+    """E358: each `split_values` entry names a `multiple: true` column by the field the
+    file carries (its `source_name`, not its exposed name)."""
+    physical = {c.source_name or c.name: c for c in cfg.schema}
+    for entry in cfg.split_values:
+        col = physical.get(entry.field)
+        if col is None:
+            exposed = next((c for c in cfg.schema if c.name == entry.field), None)
+            if exposed is not None:
+                raise fail("E358", f"{what}: `split_values` names '{entry.field}', the exposed "
+                           f"name of a column that reads the field '{exposed.source_name}'",
+                           entry.loc, f"name the input field: `{exposed.source_name}`")
+            raise fail("E358", f"{what}: `split_values` field '{entry.field}' is not declared "
+                       "by the schema", entry.loc, "check the spelling against `schema:`")
+        if not col.multiple:
+            raise fail("E358", f"{what}: `split_values` field '{entry.field}' is not declared "
+                       "`multiple: true`; splitting produces several values, and only a "
+                       "multi-value column can hold them", entry.loc,
+                       f"add `multiple: true` to the schema column '{col.name}'")
+
+
 def _under(key: str, path: str) -> bool:
     return key == path or key.startswith(path + ".")
 
@@ -204,7 +210,7 @@ def _check_json_declarations(cfg: m.SourceConfig, fan_out: tuple[m.SplitToRows, 
                            f"'{b.field}' nest, and the outer entry's `mode: extract` lifts the "
                            f"occurrence's own keys out from under '{outer.field}': the inner "
                            "entry addresses a path that no longer exists", outer.loc,
-                           f"declare the outer entry `mode: split`, or fan out on one field")
+                           "declare the outer entry `mode: split`, or fan out on one field")
     for i, a in enumerate(fan_out):
         if a.position_column and any(b.position_column == a.position_column
                                      for b in fan_out[i + 1:]):
@@ -221,22 +227,8 @@ def _check_json_declarations(cfg: m.SourceConfig, fan_out: tuple[m.SplitToRows, 
                        f"`{'json' if a.json else 'escape'}`, which only the CSV reader honors",
                        a.loc, "drop `escape` / `json` on a JSON source: its arrays are read "
                        "natively")
+    _check_split_fields(cfg, what)
     physical = {c.source_name or c.name: c for c in cfg.schema}
-    exposed = {c.name: c for c in cfg.schema}
-    for a in cfg.split_values:
-        col = physical.get(a.field)
-        if col is not None and not col.multiple:
-            raise fail("E358", f"{what}: `split_values` names the field '{a.field}', which "
-                       "the schema does not declare `multiple: true`", a.loc,
-                       f"add `multiple: true` to the '{a.field}' schema column")
-        if col is None and a.field in exposed:
-            raise fail("E358", f"{what}: `split_values` names '{a.field}', the exposed name "
-                       f"of a column that reads the field '{exposed[a.field].source_name}'",
-                       a.loc, f"name the input field: `{exposed[a.field].source_name}`")
-        if col is None:
-            raise fail("E358", f"{what}: `split_values` names the field '{a.field}', which "
-                       "the schema does not declare at all", a.loc,
-                       "check the spelling against `schema:`")
     for a in fan_out:
         col = physical.get(a.field)
         if col is not None and col.multiple:
