@@ -102,7 +102,7 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("E364", "sink mapping: is not an ordered list of `col` or `out: col` entries"),
     CodeInfo("E365", "sink mapping: names a column the pipeline does not carry there"),
     CodeInfo("E344", "dlq_granularity: document with strategy: fail_fast"),
-    CodeInfo("E358", "malformed split_values declaration on a source",
+    CodeInfo("E358", "malformed split_values or split_to_rows declaration on a source",
              hint="name a `multiple: true` column's input field once, with a non-empty "
                   "delimiter"),
     CodeInfo("E-SEC-001", "a source or sink path climbs out with `..` (or holds an encoded "

@@ -40,7 +40,7 @@ def split_to_rows(node: YNode | None, what: str) -> tuple[m.SplitToRows, ...]:
     return tuple(out)
 
 
-def split_values(node: YNode | None, what: str, fmt: str = "csv") -> tuple[m.SplitValues, ...]:
+def split_values(node: YNode | None, what: str, fmt: str) -> tuple[m.SplitValues, ...]:
     """A source's `split_values:` (Clinker's SplitValues: `field`, `delimiter` `;`,
     `escape` none, `json` false). The escape's shape is checked on a CSV source only:
     another reader ignores the escape (`check_source` says so)."""

@@ -277,7 +277,7 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
                    "replaced and which is no longer read", c.key_loc("array_paths"),
                    "an `explode` path becomes a `split_to_rows:` entry, a delimited cell a "
                    "`split_values:` entry, and a path kept as an array `multiple: true`")
-    if c.has("split_to_rows") and fmt not in ("json", "xml"):
+    if c.has("split_to_rows") and fmt != "json":  # XML is refused above
         raise fail("E358", f"{what}: `split_to_rows` is declared on a `{fmt}` source, whose "
                    "reader is never handed it: it would be a silent no-op",
                    c.key_loc("split_to_rows"), "remove the block")
