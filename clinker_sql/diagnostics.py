@@ -101,6 +101,8 @@ CODES: dict[str, CodeInfo] = _codes(
              hint="compare matching int, float, or decimal operands on both sides"),
     CodeInfo("E364", "sink mapping: is not an ordered list of `col` or `out: col` entries"),
     CodeInfo("E365", "sink mapping: names a column the pipeline does not carry there"),
+    CodeInfo("E343", "a per-source-file sink path ({source_file}/{source_path}) with a "
+             "source's dlq_granularity: document"),
     CodeInfo("E344", "dlq_granularity: document with strategy: fail_fast"),
     CodeInfo("E358", "malformed split_values or split_to_rows declaration on a source",
              hint="name a `multiple: true` column's input field once, with a non-empty "
@@ -175,6 +177,9 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("CS103", "an output path cannot be written", EXIT_IO,
              hint="create the output folder first and check its permissions"),
     CodeInfo("CS104", "the pipeline file cannot be read"),
+    CodeInfo("CS107", "a sink's path template is invalid, or renders two source files to "
+             "one path", hint="tokens: {source_file}, {source_path}, {source_name[:NODE]}, "
+             "{channel}, {n}; `{{` and `}}` for literal braces"),
     CodeInfo("CS106", "a CSV sink's multi-value join found a value holding its delimiter "
              "(on_conflict: error) under strategy: fail_fast", EXIT_IO,
              hint="use on_conflict: escape or encode_json, or strategy: continue with a dlq"),

@@ -30,6 +30,7 @@ from clinker_sql.codegen.source import compile_source
 from clinker_sql.codegen.transform import compile_transform
 from clinker_sql.config import model as m
 from clinker_sql.config.checks import check_pipeline, resolve_port, upstream
+from clinker_sql.config.sink_paths import resolve_sink_paths
 from clinker_sql.diagnostics import fail
 from clinker_sql.inspect.lineage import column_lineage
 
@@ -74,6 +75,7 @@ def compile_pipeline(p: m.Pipeline, base: Path | None = None) -> Compiled:
     """`base`: the folder relative source paths resolve against, where the compiler reads
     the CSV sources' headers for their undeclared columns (codegen/unmapped.py); None
     reads no file."""
+    p = resolve_sink_paths(p)
     order, warnings = check_pipeline(p)
     compiled = Compiled(pipeline=p.name, file=p.file, strategy=p.error_handling.strategy,
                         warnings=warnings, dlq_limits=dlq_limits(p))

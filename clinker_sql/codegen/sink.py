@@ -3,6 +3,7 @@ layer has decided which of them are clean) the write statement (spec §2.7)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from sqlglot import exp
@@ -148,7 +149,9 @@ def declared_scale(cfg: m.SinkConfig, name: str, value: exp.Expression, t: CxlTy
 
 
 def staging_path(path: str) -> str:
-    return f"{path}.clinker-staging"
+    """Where Spark writes an output's parts: next to it, without a template's braces or a
+    `<merged>` (characters a Hadoop path reads as a glob or refuses in a URI)."""
+    return re.sub(r"[{}<>]", "_", path) + ".clinker-staging"
 
 
 def compile_sink(ctx: Context, node: m.SinkNode, upstream: Relation) -> SinkPlan:
@@ -212,6 +215,8 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
     cfg = plan.node.config
     name = plan.node.name
     input_view, sorted_by = _sort_order(ctx, plan, input_view)
+    if cfg.fan_out is not None:  # each source file's records together, in the sink's order
+        sorted_by = [exp.Ordered(this=S.col(SOURCE_FILE))] + sorted_by
     order_by = Sql(", ".join(sql(e) for e in sorted_by + plan.relation.sort_keys()))
     typed = [declared_scale(cfg, out, column_value(src), t) for out, src, t in plan.columns]
     if cfg.format == "csv":  # an array is joined into one cell (codegen/multi_value.py)
@@ -231,9 +236,18 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
     if cfg.format in ("csv", "json"):
         line = csv_line(typed, cfg.delimiter) if cfg.format == "csv" else \
             json_line(typed, cfg.preserve_nulls)
-        split = split_write.chain_read(ctx, plan.upstream, input_view, plan.relation.view)
+        split = None if cfg.fan_out is not None else \
+            split_write.chain_read(ctx, plan.upstream, input_view, plan.relation.view)
+        source = ident(input_view)
+        if cfg.fan_out is not None:  # the line computed once, below its framing
+            source = Sql(f"(SELECT *, {sql(line)} AS {ident(LINE)} FROM {source}) AS lines")
+            line = fan_out_line(S.col(LINE))
+            header += "; each line framed with its source file, whose own output file it " \
+                "goes to when the output is assembled (runtime/outputs.py)"
+            extra = {"fan_out": {"template": cfg.fan_out.template,
+                                 "files": _files_view(ctx, cfg.fan_out.source)}}
         if split is None:
-            body = render("write_text.sql.j2", line=sql(line), input=ident(input_view),
+            body = render("write_text.sql.j2", line=sql(line), input=source,
                           order_by=order_by)
         else:
             view, body, extra = split_write.compile_split_write(
@@ -250,6 +264,31 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
                             **extra}))
     ctx.compiled.sinks.append({"name": name, "path": cfg.path, "rows_view": input_view,
                                "format": cfg.format, **observed})
+
+
+def _files_view(ctx: Context, source: str) -> str | None:
+    """A view with the `$path` of each file a source read (codegen/source.py): its files
+    when its rows hold positions, else its per-split offsets (the files it read a row
+    from); None for a source that matched no file."""
+    defined = {s.name for s in ctx.compiled.statements if s.kind == "view"}
+    for view in (ctx.view(source, "files"), ctx.view(source, "offsets")):
+        if view in defined:
+            return view
+    return None
+
+
+LINE = "$line"  # a fan-out write's output text of a record, before its framing
+
+
+def fan_out_line(line: exp.Expression) -> exp.Expression:
+    """A record's output text framed with the file it was read from, as
+    `<length>:<file><length>:<text>` (lengths in characters): the runner reads each record
+    whole, line breaks in a quoted value included, and writes it to its file's output."""
+    framed = []
+    for part in (S.col(SOURCE_FILE), line):
+        framed += [exp.cast(S.fn("length", part.copy()), "STRING"), exp.Literal.string(":"),
+                   part]
+    return exp.Concat(expressions=framed, safe=False, coalesce=False)
 
 
 def compile_table_write(ctx: Context, plan: SinkPlan, input_view: str, order_by: Sql,

@@ -143,6 +143,15 @@ class SourceConfig:
 
 
 @dataclass(frozen=True)
+class FanOut:
+    """A sink writing one file per file of `source` (`{source_file}`/`{source_path}` in
+    its path): `template` has its other tokens rendered; the run renders the rest once
+    per source file (runtime/outputs.py)."""
+    template: str
+    source: str  # the source node whose files the sink's records come from
+
+
+@dataclass(frozen=True)
 class SinkConfig:
     name: str
     format: str  # csv | json | parquet | table
@@ -163,6 +172,9 @@ class SinkConfig:
     # `schema:`: for a CSV or JSON file only a decimal column's `scale`, which rounds on write
     schema: tuple[Column, ...] = ()
     join_values: tuple[JoinValues, ...] = ()  # a CSV sink's array cells
+    # a path with `{token}`s (config/path_template.py), rendered by config/sink_paths.py
+    template: Any = None  # PathTemplate
+    fan_out: FanOut | None = None  # one file per source file (config/sink_paths.py)
 
     @property
     def target(self) -> str:

@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from clinker_sql.config import model as m
-from clinker_sql.config import multi_value
+from clinker_sql.config import multi_value, path_template
 from clinker_sql.config.fields import Fields, type_name
 from clinker_sql.config.yamlnodes import YMap, YNode, YScalar, YSeq, load_yaml
 from clinker_sql.diagnostics import Diagnostic, Location, fail
@@ -682,9 +682,9 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     path_node = c.raw("path", required=True)
     if not isinstance(path_node, YScalar) or not isinstance(path_node.value, str):
         raise fail("E000", "sink path must be a string", path_node.loc)
-    if "{" in path_node.value:
-        raise fail("CS001", "path templates such as {source_file} are not supported yet",
-                   path_node.loc)
+    template = None
+    if "{" in path_node.value or "}" in path_node.value:  # rendered by config/sink_paths.py
+        template = path_template.parse(path_node.value, path_node.loc)
     delimiter, json_format, pretty = ",", "array", False
     opts = c.raw("options")
     if opts is not None:
@@ -711,6 +711,7 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         exclude=tuple(exclude), mapping=mapping, delimiter=delimiter, json_format=json_format,
         json_pretty=pretty, preserve_nulls=c.bool("preserve_nulls", False),
         correlation_fanout_policy=c.choice("correlation_fanout_policy", ("any", "all", "primary")),
+        template=template,
     )
     if_exists = c.choice("if_exists", ("overwrite", "error", "unique_suffix"), "overwrite")
     if if_exists != "overwrite":

@@ -12,10 +12,12 @@ import os
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TextIO
 
 from clinker_sql.codegen.split_write import MARKER, SPLIT
+from clinker_sql.config import path_template
+from clinker_sql.diagnostics import fail
 
 
 @dataclass
@@ -68,6 +70,124 @@ def assemble(meta: dict, base: Path) -> PendingOutput:
         out.flush()
         os.fsync(out.fileno())
     return pending
+
+
+def assemble_fan_out(meta: dict, base: Path, files: list[str]) -> list[PendingOutput]:
+    """A sink with `{source_file}`/`{source_path}` in its path: one output per file the
+    source read (`files`, in reading order), each with the records read from it, in the
+    sink's order (the write groups them by file). Each staged record is framed with its
+    file (codegen/sink.py, `fan_out_line`). A listed file none of whose records reach the
+    sink gets an output without rows, as a sink no row reaches."""
+    template = path_template.parse(meta["fan_out"]["template"], None)
+    staging = base / meta["staging"]
+    targets: dict[str, Path] = {}
+    owners: dict[Path, str] = {}  # each resolved destination -> the file it is for
+
+    def destination(file: str) -> Path:
+        rendered = template.render({"source_file": PurePath(file).stem, "source_path": file})
+        if Path(rendered).is_absolute() and not Path(meta["path"]).is_absolute():
+            raise fail("CS107", f"sink path {meta['path']} renders an absolute path for "
+                       f"{file}: {rendered}")
+        path = base / rendered
+        clash = owners.setdefault(path.resolve(), file)
+        if clash != file:
+            raise fail("CS107", f"sink path {meta['path']} renders both {clash} and {file} "
+                       f"to {rendered}", hint="include another part that tells the files "
+                       "apart")
+        if not path.parent.is_dir():
+            raise fail("CS103", f"cannot write {rendered} (for {file}): folder {path.parent} "
+                       "does not exist")
+        targets[file] = path
+        return path
+
+    def output(file: str) -> _Writer:
+        path = targets.get(file) or destination(file)
+        return _Writer(meta, PendingOutput(path, staging,
+                                           path.with_name(f".{path.name}.clinker-tmp")))
+
+    for file in files:  # every clash and missing folder before anything is written
+        destination(file)
+    done: dict[str, PendingOutput] = {}
+    current: tuple[str, _Writer] | None = None
+    try:
+        for file, record in _framed(staging):  # one file's records together: one open file
+            if current is None or current[0] != file:
+                if current is not None:
+                    current[1].close()
+                if file in done:
+                    raise RuntimeError(f"the records of {file} are not together in {staging}")
+                current = (file, output(file))
+                done[file] = current[1].pending
+            current[1].write(record)
+        if current is not None:
+            current[1].close()
+        for file in files:
+            if file not in done:
+                writer = output(file)
+                writer.close()
+                done[file] = writer.pending
+    except BaseException:
+        if current is not None:
+            current[1].close()
+        discard(list(done.values()), [])
+        raise
+    return list(done.values())
+
+
+class _Writer:
+    """One output file of a fan-out sink, written record by record."""
+
+    def __init__(self, meta: dict, pending: PendingOutput):
+        self.pending, self.csv = pending, meta["format"] == "csv"
+        self.array = not self.csv and meta.get("json_format") != "ndjson"
+        self.out = open(pending.temp, "w", encoding="utf-8", newline="")
+        self.first = True
+        if self.csv and meta.get("include_header", True):
+            delim = meta.get("delimiter", ",")
+            self.out.write(delim.join(_csv_cell(h, delim) for h in meta["header"]) + "\n")
+        elif self.array:
+            self.out.write("[")
+
+    def write(self, record: str) -> None:
+        if self.array:
+            self.out.write(("\n" if self.first else ",\n") + record)
+        else:
+            self.out.write(record + "\n")
+        self.first = False
+
+    def close(self) -> None:
+        if self.out.closed:
+            return
+        if self.array:
+            self.out.write("\n]\n" if not self.first else "]\n")
+        self.out.flush()
+        os.fsync(self.out.fileno())
+        self.out.close()
+
+
+def _framed(staging: Path) -> Iterator[tuple[str, str]]:
+    """(file, record text) of each staged record, framed as `<n>:<file><m>:<text>` and
+    ended by the line break Spark's text writer adds; a text with line breaks spans
+    several lines."""
+    for part in _parts(staging):
+        with open(part, encoding="utf-8", newline="") as src:
+            for line in iter(src.readline, ""):
+                try:
+                    colon = line.index(":")
+                    start = colon + 1 + int(line[:colon])
+                    file = line[colon + 1:start]
+                    colon = line.index(":", start)
+                    size, text = int(line[start:colon]), line[colon + 1:]
+                except ValueError:
+                    raise RuntimeError(f"a malformed record in {part}") from None
+                while len(text) < size + 1:  # the record's own line breaks, then the last
+                    more = src.readline()
+                    if not more:
+                        raise RuntimeError(f"a truncated record in {part}")
+                    text += more
+                if len(text) != size + 1 or text[-1] != "\n":
+                    raise RuntimeError(f"a malformed record in {part}")
+                yield file, text[:-1]
 
 
 def _sources(staging: Path, side: Path | None, pending: PendingOutput) -> Iterator[TextIO]:

@@ -90,6 +90,8 @@ def preflight(compiled: Compiled, base: Path, executor_keeps_tables: bool = Fals
                            "--target thrift://host:port (see `clinker-sql thrift-server`)")
             continue
         parent = (base / stmt.meta["path"]).parent
+        if "fan_out" in stmt.meta and "{" in str(parent):
+            continue  # each file's folder is checked as its output is assembled
         if not parent.is_dir():
             raise fail("CS103", f"cannot write {stmt.meta['path']}: folder {parent} does not "
                        "exist")
@@ -231,7 +233,10 @@ class _Run:
                     executor.execute(sql)
             with self.views.adaptive(list(stmt.reads), observing="observe" in stmt.meta):
                 _timed(executor, stmt, self.timings, self.progress)
-            if stmt.meta.get("format") != "table":
+            if "fan_out" in stmt.meta:
+                self.pending.extend(outputs.assemble_fan_out(
+                    stmt.meta, self.base, self._listed(stmt.meta["fan_out"]["files"])))
+            elif stmt.meta.get("format") != "table":
                 self.pending.append(outputs.assemble(stmt.meta, self.base))
             if stmt.meta.get(SPLIT):  # the failing rows it split off (codegen/split_write.py)
                 self.views.sides[stmt.meta[SPLIT]["failed"]] = (
@@ -244,6 +249,16 @@ class _Run:
         if written is not None:
             counts = {**counts, **_written_counts(self.views, written, watched, compiled)}
         return counts
+
+    def _listed(self, files_view: str | None) -> list[str]:
+        """The paths of a source's files (a few rows: one per file or split), for a sink
+        writing one file per source file (codegen/sink.py, `_files_view`)."""
+        if files_view is None:
+            return []
+        self.views.need([files_view])
+        rows = self.executor.query(f"SELECT DISTINCT `$path` AS p FROM "
+                                   f"{T.ident(files_view)} ORDER BY p")
+        return [r["p"] for r in rows]
 
     def _report(self, report: Statement) -> dict[str, Any]:
         """The run summary's counts; a source whose rows the writes counted gets that

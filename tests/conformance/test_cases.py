@@ -26,15 +26,11 @@ ALL = sorted(p.parent for p in CASES.glob("*/*/case.yaml"))
 
 _JSON_ANY = ("a JSON source's `any` column is read as its JSON text (a string), so array and "
              "map methods and `emit each` over it are refused")
-_PATH_TEMPLATE = "a sink path template ({source_file}: one file per source file) is refused (CS001)"
 _MIXED_MAP = ("a map literal mixing int, string or bool values is refused (Spark maps hold one "
               "value type)")
 # Clinker behaviour clinker-sql does not have yet: each case fails today, and a fix turns
 # its strict xfail into a failure that says to move it out of this list
 KNOWN = {
-    "io/202_order_per_source_file_sink_sorted": _PATH_TEMPLATE,
-    "io/203_order_per_source_file_sink_sorted_spill": _PATH_TEMPLATE,
-    "io/235_fanout_writers_per_source_file": _PATH_TEMPLATE,
     "scenario/004_scenario_product_feed_normalize":
         "XML sources and sinks (and a sink's join_values) are refused (CS001)",
     "io/104_json_filter_and_map_closures_over_nested_array": _JSON_ANY,
