@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from clinker_sql.config.path_template import PathTemplate
 from clinker_sql.diagnostics import Location
 
 SCALAR_TYPES = ("string", "int", "float", "bool", "decimal", "date", "date_time", "any", "null")
@@ -144,9 +145,9 @@ class SourceConfig:
 
 @dataclass(frozen=True)
 class FanOut:
-    """A sink writing one file per file of `source` (`{source_file}`/`{source_path}` in
-    its path): `template` has its other tokens rendered; the run renders the rest once
-    per source file (runtime/outputs.py)."""
+    """A sink writing one file per file of `source` (`{source_file}` in its path):
+    `template` has its other tokens rendered; the run renders `{source_file}` once per
+    source file (runtime/outputs.py)."""
     template: str
     source: str  # the source node whose files the sink's records come from
 
@@ -173,7 +174,7 @@ class SinkConfig:
     schema: tuple[Column, ...] = ()
     join_values: tuple[JoinValues, ...] = ()  # a CSV sink's array cells
     # a path with `{token}`s (config/path_template.py), rendered by config/sink_paths.py
-    template: Any = None  # PathTemplate
+    template: PathTemplate | None = None
     fan_out: FanOut | None = None  # one file per source file (config/sink_paths.py)
 
     @property

@@ -6,8 +6,9 @@ A template's static tokens get their values here. Its per-record tokens (`{sourc
 carry their file: they come from a multi-file source (`glob:` or `paths:`) through
 transforms, routes and culls only (Clinker's `FilePartitioned` lineage). A merge ends that
 lineage, and so does a single `path:` source: the tokens then render `<merged>`, as in
-Clinker. After an aggregate or a combine Clinker still writes per file, from rows
-clinker-sql numbers as `<merged>`: refused (CS001).
+Clinker. Refused (CS001): one file per source file after an aggregate or a combine (Clinker
+still writes per file there, from rows clinker-sql numbers as `<merged>`), named by
+`{source_path}` (see config/path_template.py), or as Parquet.
 """
 
 from __future__ import annotations
