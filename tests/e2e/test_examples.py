@@ -77,6 +77,18 @@ def test_retract_orders(tmp_path):
     assert_csv_columns(work / "out" / "dlq.csv", expected / "dlq.csv")
 
 
+def test_store_exports(tmp_path):
+    proc, work = run_example("store_exports", tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert "Pipeline complete: 7 total, 5 ok, 5 written, 2 dlq" in proc.stdout
+    expected = EXAMPLES / "store_exports" / "expected"
+    for name in ("store_north_export.csv", "store_south_export.csv"):  # one per source file
+        assert (work / "out" / name).read_bytes() == (expected / name).read_bytes()
+    assert sorted(p.name for p in (work / "out").iterdir()) == [
+        "dlq.csv", "store_north_export.csv", "store_south_export.csv"]
+    assert_csv_columns(work / "out" / "dlq.csv", expected / "dlq.csv")
+
+
 @pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.iterdir()
                                         if (p / "README.md").is_file()))
 def test_sql_shown_in_an_example_readme_is_what_compile_writes(name, tmp_path):
