@@ -62,28 +62,25 @@ class PathTemplate:
                ) -> str:
         """The literal path: each token's value from `values` by name, and
         `{source_name:NODE}` from `by_node`."""
-        out = []
-        for seg in self.segments:
-            if isinstance(seg, str):
-                out.append(seg)
-            elif seg.name == "source_name" and seg.arg is not None:
-                out.append(seg.render((by_node or {})[seg.arg]))
-            else:
-                out.append(seg.render(values[seg.name]))
-        return "".join(out)
+        return "".join(_rendered(seg, values, by_node) for seg in self.segments)
 
     def partial(self, values: Mapping[str, str], by_node: Mapping[str, str] | None = None
                 ) -> str:
         """The template text with every token but the per-record ones rendered (literal
         braces escaped again): what the run renders once per source file."""
-        out = []
-        for seg in self.segments:
-            if isinstance(seg, Token) and seg.name in PER_RECORD:
-                out.append(_text(seg))
-            else:
-                one = PathTemplate(self.text, (seg,))
-                out.append(one.render(values, by_node).replace("{", "{{").replace("}", "}}"))
-        return "".join(out)
+        return "".join(
+            _text(seg) if isinstance(seg, Token) and seg.name in PER_RECORD else
+            _rendered(seg, values, by_node).replace("{", "{{").replace("}", "}}")
+            for seg in self.segments)
+
+
+def _rendered(seg: str | Token, values: Mapping[str, str],
+              by_node: Mapping[str, str] | None) -> str:
+    if isinstance(seg, str):
+        return seg
+    if seg.name == "source_name" and seg.arg is not None:
+        return seg.render((by_node or {})[seg.arg])
+    return seg.render(values[seg.name])
 
 
 def _text(token: Token) -> str:

@@ -51,24 +51,18 @@ def assemble(meta: dict, base: Path) -> PendingOutput:
         return PendingOutput(path, staging, temp)
     split = meta.get(SPLIT)
     pending = PendingOutput(path, staging, temp, 0 if split else None)
-    with open(temp, "w", encoding="utf-8", newline="") as out:
+    out = _Writer(meta, pending)
+    try:
         sources = _sources(staging, base / split["side"] if split else None, pending)
-        if fmt == "csv" and meta.get("include_header", True):
-            delim = meta.get("delimiter", ",")
-            out.write(delim.join(_csv_cell(h, delim) for h in meta["header"]) + "\n")
-        if fmt == "csv" or meta.get("json_format") == "ndjson":
-            for src in sources:
-                shutil.copyfileobj(src, out, 1 << 20)
-        else:
-            out.write("[")
-            first = True
+        if out.array:
             for src in sources:
                 for line in iter(src.readline, ""):
-                    out.write(("\n" if first else ",\n") + line.rstrip("\n"))
-                    first = False
-            out.write("\n]\n" if not first else "]\n")
-        out.flush()
-        os.fsync(out.fileno())
+                    out.write(line.rstrip("\n"))
+        else:  # CSV and NDJSON parts are the output's lines as they are
+            for src in sources:
+                shutil.copyfileobj(src, out.out, 1 << 20)
+    finally:
+        out.close()
     return pending
 
 
@@ -135,7 +129,8 @@ def assemble_fan_out(meta: dict, base: Path, files: list[str]) -> list[PendingOu
 
 
 class _Writer:
-    """One output file of a fan-out sink, written record by record."""
+    """One output file (its temporary copy) of a text sink: the CSV header or the JSON
+    array's brackets around the records written."""
 
     def __init__(self, meta: dict, pending: PendingOutput):
         self.pending, self.csv = pending, meta["format"] == "csv"
