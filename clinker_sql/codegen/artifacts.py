@@ -11,9 +11,12 @@ import re
 from pathlib import Path
 
 from clinker_sql import __version__
+from clinker_sql.codegen.atomic_folder import write_folder
+from clinker_sql.codegen.comments import comment_lines, comment_text
 from clinker_sql.codegen.numbering import FEW_FILES, MAPPED_FILES_MAX
 from clinker_sql.codegen.one_pass import CLEAN_GROUPS
 from clinker_sql.codegen.plan import Compiled, Statement
+from clinker_sql.diagnostics import fail
 
 MANIFEST_VERSION = "clinker-sql/manifest/v1"
 
@@ -23,13 +26,14 @@ def safe_name(name: str) -> str:
 
 
 def statement_text(stmt: Statement, lineage: list[str] | None = None) -> str:
-    header = f"-- {stmt.header}\n" if stmt.header else ""
-    header += "".join(f"{line}\n" for line in lineage or ())
+    header = comment_line(stmt.header) if stmt.header else ""
+    header += "".join(comment_line(line) for line in lineage or ())
     if stmt.sql.startswith("--"):  # a step the runner performs (checkpoint, fixpoint)
-        return f"{header}{stmt.sql}\n"
+        return header + "".join(comment_line(line) for line in stmt.sql.split("\n"))
     clean = stmt.meta.get(CLEAN_GROUPS)
     if clean:  # codegen/one_pass.py
-        return (f"{header}{stmt.sql};\n-- when {', '.join(clean['unless'])} has no row, "
+        unless = comment_text(", ".join(clean["unless"]))
+        return (f"{header}{stmt.sql};\n-- when {unless} has no row, "
                 "nothing is retracted before it: the runner defines it instead as\n"
                 f"{_commented(clean['define'])}")
     few = stmt.meta.get(FEW_FILES)
@@ -41,9 +45,16 @@ def statement_text(stmt: Statement, lineage: list[str] | None = None) -> str:
     return f"{header}{stmt.sql};\n"
 
 
+def comment_line(text: str) -> str:
+    """One `--` line of a file, whatever wrote its text (which may start with `--`): no
+    name, path or CXL in it can end the comment (codegen/comments.py)."""
+    body = text[2:] if text.startswith("--") else f" {text}"
+    return f"--{comment_text(body)}\n"
+
+
 def _commented(sql: str) -> str:
     """A statement the runner may run instead, as SQL comment lines."""
-    return "".join(f"-- {line}\n" for line in f"{sql};".splitlines())
+    return comment_lines(f"{sql};")
 
 
 def lineage_header(compiled: Compiled, stmt: Statement) -> list[str]:
@@ -78,8 +89,8 @@ def files(compiled: Compiled) -> dict[str, str]:
              for s in compiled.statements if s.kind != "setup"}
     for name, stmt in numbered(compiled):
         out[name] = texts[id(stmt)]
-    out["run.sql"] = (f"-- clinker-sql {__version__}: pipeline {compiled.pipeline}\n"
-                      "-- every statement of the run, in order\n\n" +
+    out["run.sql"] = (comment_line(f"clinker-sql {__version__}: pipeline {compiled.pipeline}")
+                      + "-- every statement of the run, in order\n\n" +
                       "\n".join(texts.get(id(s)) or statement_text(s)
                                 for s in compiled.statements))
     out["manifest.json"] = json.dumps(manifest(compiled, out), indent=2) + "\n"
@@ -110,11 +121,21 @@ def manifest(compiled: Compiled, contents: dict[str, str]) -> dict:
     }
 
 
+def compiled_file(name: str) -> bool:
+    """A file `compile` writes (and replaces) in OUT/<pipeline>/; it keeps the others
+    there (run_results.json, docs.html, a user's notes)."""
+    return name.endswith(".sql") or name == "manifest.json"
+
+
 def write_target(compiled: Compiled, out_dir: str | Path) -> Path:
+    """Write OUT/<pipeline>/ at once: a failure leaves the previous files as they were,
+    and a success leaves no .sql file of an earlier compile (codegen/atomic_folder.py)."""
     target = Path(out_dir) / safe_name(compiled.pipeline)
-    target.mkdir(parents=True, exist_ok=True)
-    for old in target.glob("*.sql"):
-        old.unlink()
-    for name, content in files(compiled).items():
-        (target / name).write_text(content, encoding="utf-8")
+    contents = files(compiled)
+    try:
+        write_folder(target, contents, compiled_file)
+    except OSError as exc:
+        raise fail("CS103", f"cannot write the compiled SQL to {target}: "
+                   f"{exc.strerror or exc}", hint="check that the --out folder can be "
+                   "written and that no file stands where the folder goes") from exc
     return target

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from clinker_sql.codegen.comments import comment_text
 from clinker_sql.codegen.plan import Statement
 
 # A deep plan is slow to optimize (and over Spark's limit of 100 nested views stored as text).
@@ -349,15 +350,15 @@ def checkpoint(view: str, node: str | None, why: str | None, failures: bool = Fa
         meta[EMPTY_UNLESS] = list(empty_unless)
     if broadcast:
         meta[BROADCAST] = True
-    text = f"-- the runner materializes {view} as Parquet in its scratch folder and " \
-           "redefines the view over it, so that the statements below plan it once"
+    text = f"-- the runner materializes {comment_text(view)} as Parquet in its scratch " \
+           "folder and redefines the view over it, so that the statements below plan it once"
     if broadcast:
         text += ("\n-- unless Spark's optimizer estimates it under the broadcast-join "
                  "threshold (spark.sql.autoBroadcastJoinThreshold):\n-- then no copy is "
                  "made, and the join broadcasts it from its sources")
     if empty_unless:
-        text += f"\n-- it has no row when {', '.join(empty_unless)} have none: then the " \
-                "runner defines it as empty and makes no copy"
+        text += f"\n-- it has no row when {comment_text(', '.join(empty_unless))} have none: " \
+                "then the runner defines it as empty and makes no copy"
     return Statement(
         "checkpoint", node, view, text,
         header=f"checkpoint {view}: chosen for speed, {why}" if why else f"checkpoint {view}",

@@ -10,6 +10,7 @@ from typing import Any
 from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
+from clinker_sql.codegen.comments import comment_text
 from clinker_sql.codegen.sort_key import arrival
 from clinker_sql.cxl.types import INT, STRING, CxlType
 
@@ -115,9 +116,14 @@ class Statement:
     node: str | None
     name: str  # view or output name
     sql: str
-    header: str = ""
+    header: str = ""  # one line of comment text (codegen/comments.py), names escaped
     meta: dict[str, Any] = field(default_factory=dict)
     reads: tuple[str, ...] = ()  # tables and views the statement reads (set when formatted)
+
+    def __post_init__(self) -> None:
+        # every header names nodes, views or paths: escaped where it is made, so that no
+        # header can hold a line break, whoever builds or extends it
+        object.__setattr__(self, "header", comment_text(self.header))
 
 
 @dataclass

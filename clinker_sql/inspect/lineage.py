@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from clinker_sql.codegen.comments import comment_text
 from clinker_sql.config import model as m
 from clinker_sql.config.checks import resolve_port
 from clinker_sql.cxl import ast as a
@@ -374,7 +375,8 @@ def _wrapped(prefix: str, items: list[str], width: int = 96) -> list[str]:
 
 def header_lines(nl: NodeLineage) -> list[str]:
     """The lineage block of a compiled file's header (SQL comments): one line per computed
-    column; the columns passed through unchanged are listed together."""
+    column; the columns passed through unchanged are listed together. Each line is one
+    comment line whatever the names in it hold (codegen/comments.py)."""
     lines = ["-- column lineage: column <- CXL or origin (lets) [reads input.column]"]
     passed: dict[str, list[str]] = {}
     for c in nl.columns:
@@ -393,7 +395,8 @@ def header_lines(nl: NodeLineage) -> list[str]:
         lines += _wrapped(f"--   unchanged from {key}:", names)
     for f in nl.filters:
         lines.append(f"--   rows: {f}")
-    return lines
+    # names, paths and CXL are the user's: none of them may end the comment
+    return [comment_text(line) for line in lines]
 
 
 # ---- walking back ------------------------------------------------------------------------

@@ -66,7 +66,7 @@ def test_header_comments_cannot_be_broken_by_cxl_text(tmp_path):
     ok = next(text for name, text in out.items() if name.endswith("_t.sql"))
     header = ok.split("CREATE OR REPLACE", 1)[0]
     assert header.splitlines()[2:4] == [
-        '--   b <- a.concat("*/ \\u2028 --") [reads s.a]',
+        '--   b <- a.concat("*\\/ \\u2028 --") [reads s.a]',  # no block comment marker
         '--   c <- match { a == "x" => "y", _ => "z" } [reads s.a]']
     assert "comment" not in header
     assert all(line.startswith("--") for line in header.splitlines())
