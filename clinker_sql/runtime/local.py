@@ -5,9 +5,12 @@ from __future__ import annotations
 import logging
 import os
 import re
+import signal
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from clinker_sql.codegen import sql as S
@@ -46,6 +49,8 @@ DEFAULT_CONF = {
 
 # how long to wait for a write's observed counts before counting with a query instead
 OBSERVE_WAIT_SECONDS = 30.0
+# how long a signal's cleanup waits for the cancelled jobs to stop
+CANCEL_WAIT_SECONDS = 10.0
 
 _session = None
 
@@ -70,10 +75,26 @@ def get_session(conf: dict[str, str] | None = None):
     settings.update(conf or {})
     for key, value in settings.items():
         builder = builder.config(key, value)
-    _session = builder.getOrCreate()
+    with _own_sigint():
+        _session = builder.getOrCreate()
     _session.sparkContext.setLogLevel("ERROR")
     _quiet_pyspark_error_logs()
     return _session
+
+
+@contextmanager
+def _own_sigint() -> Iterator[None]:
+    """Keep the SIGINT handler in place that was there before the SparkContext: PySpark's
+    own cancels every job through Py4J from inside the call it interrupts (a reentrant
+    call on that call's connection, which fails, and a traceback logged for each). The
+    runner cancels the jobs itself as it unwinds (`LocalSparkExecutor.cancel`)."""
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.getsignal(signal.SIGINT) if main else None
+    try:
+        yield
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
 
 
 def _quiet_pyspark_error_logs() -> None:
@@ -92,6 +113,17 @@ class LocalSparkExecutor(Executor):
 
     def __init__(self, conf: dict[str, str] | None = None):
         self.spark = get_session(conf)
+
+    def cancel(self, wait: float = CANCEL_WAIT_SECONDS) -> None:
+        """Cancel the running jobs (a signal unwinds the run) and wait until they have
+        stopped: no task then writes into a staging folder the runner removes."""
+        sc = self.spark.sparkContext
+        sc.cancelAllJobs()
+        tracker = sc.statusTracker()
+        deadline = time.monotonic() + wait
+        while (tracker.getActiveJobsIds() or _running_tasks(sc)) and \
+                time.monotonic() < deadline:
+            time.sleep(0.02)
 
     def execute(self, sql: str) -> None:
         """Run one statement. Spark runs a command (CREATE, INSERT, SET...) as soon as it is
@@ -250,6 +282,15 @@ class LocalSparkExecutor(Executor):
                 .createOrReplaceTempView(ident(view))
         except Exception as exc:  # noqa: BLE001
             raise _translate(exc) from None
+
+
+def _running_tasks(sc) -> int:
+    """Tasks still running (a cancelled job's tasks stop after the job is gone)."""
+    try:
+        return sum(int(e.numRunningTasks())
+                   for e in sc._jsc.sc().statusTracker().getExecutorInfos())
+    except Exception:  # noqa: BLE001 - only a wait: none known
+        return 0
 
 
 def _observed(observation, view: str, wait: float) -> dict | None:

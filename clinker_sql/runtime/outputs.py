@@ -2,8 +2,10 @@
 
 Every output of a run is first assembled next to its target as a hidden temp
 file; only when all of them are ready are they moved into place (os.replace is
-atomic on one filesystem). On any failure the staging data is removed and the
-previous outputs stay untouched.
+atomic on one filesystem). The commit is all-or-nothing: every target is checked
+before the first move, each previous file is kept aside (a hard link) until every
+move has succeeded, and a failed move puts the previous files back. On any failure
+the staging data is removed and the previous outputs stay untouched.
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ from typing import TextIO
 from clinker_sql.codegen.split_write import MARKER, SPLIT
 from clinker_sql.config import path_template
 from clinker_sql.diagnostics import fail
+from clinker_sql.runtime.leftovers import RunFiles
+
+
+BACKUP = ".clinker-bak"  # a target's previous file, while the outputs are moved into place
 
 
 @dataclass
@@ -26,6 +32,11 @@ class PendingOutput:
     staging: Path
     temp: Path
     failures: int | None = None  # a split write: the failing rows split off (split_write.py)
+
+
+def temp_path(path: Path) -> Path:
+    """Where an output is assembled before it is moved into place."""
+    return path.with_name(f".{path.name}.clinker-tmp")
 
 
 def _csv_cell(value: str, delimiter: str) -> str:
@@ -41,7 +52,7 @@ def _parts(staging: Path) -> list[Path]:
 def assemble(meta: dict, base: Path) -> PendingOutput:
     path = base / meta["path"]
     staging = base / meta["staging"]
-    temp = path.with_name(f".{path.name}.clinker-tmp")
+    temp = temp_path(path)
     fmt = meta["format"]
     if fmt == "parquet":
         parts = [p for p in _parts(staging) if p.suffix == ".parquet"]
@@ -96,8 +107,7 @@ def assemble_fan_out(meta: dict, base: Path, files: list[str]) -> list[PendingOu
 
     def output(file: str) -> _Writer:
         path = targets.get(file) or destination(file)
-        return _Writer(meta, PendingOutput(path, staging,
-                                           path.with_name(f".{path.name}.clinker-tmp")))
+        return _Writer(meta, PendingOutput(path, staging, temp_path(path)))
 
     for file in files:  # every clash and missing folder before anything is written
         destination(file)
@@ -211,11 +221,93 @@ def _split_off(src: TextIO, side: Path) -> int:
     raise RuntimeError(f"no end of the failing rows in {src.name}")
 
 
-def commit(outputs: list[PendingOutput]) -> None:
-    for o in outputs:
-        os.replace(o.temp, o.path)
+def check_target(path: Path, shown: object = None) -> None:
+    """CS103 (exit 4) unless a file can be put at `path`: not an existing folder nor
+    anything else that is not a file, in a folder that exists and is writable."""
+    shown = path if shown is None else shown
+    if path.is_dir():
+        raise fail("CS103", f"cannot write {shown}: {path} is an existing folder",
+                   hint="give the output a file path; an output is one file")
+    if path.exists() and not path.is_file():
+        raise fail("CS103", f"cannot write {shown}: {path} is not a regular file")
+    check_folder(path.parent, shown)
+
+
+def check_folder(folder: Path, shown: object) -> None:
+    """CS103 (exit 4) unless `folder` exists and files can be created in it."""
+    if not folder.is_dir():
+        raise fail("CS103", f"cannot write {shown}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise fail("CS103", f"cannot write {shown}: folder {folder} is not writable")
+
+
+def backup_path(path: Path) -> Path:
+    return path.with_name(f".{path.name}{BACKUP}")
+
+
+def commit(outputs: list[PendingOutput], files: RunFiles | None = None) -> None:
+    """Move every output into place, or none: a failure puts the previous files back and
+    raises CS103. `files`: the run's record, which a later run rolls back from when this
+    process dies half-way (runtime/leftovers.py)."""
+    for o in outputs:  # every target before the first move
+        check_target(o.path)
+    moves = [(o.path, o.temp, backup_path(o.path) if os.path.lexists(o.path) else None)
+             for o in outputs]
+    if files is not None:
+        files.add(b for _, _, b in moves if b is not None)
+        files.committing(moves)
+    kept: list[tuple[Path, Path]] = []  # (target, backup) of the previous files set aside
+    moved: list[Path] = []  # targets that hold their new file
+    try:
+        for target, temp, backup in moves:
+            if backup is not None:
+                _keep(target, backup)
+                kept.append((target, backup))
+            _move(temp, target)
+            moved.append(target)
+    except OSError as exc:
+        left = _roll_back(kept, [t for t in moved if t not in dict(kept)])
+        msg = f"cannot write {target}: {exc.strerror or exc}; no output was changed"
+        if left:
+            msg = (f"cannot write {target}: {exc.strerror or exc}; the previous files of "
+                   f"{', '.join(str(t) for t, _ in left)} are kept as "
+                   f"{', '.join(str(b) for _, b in left)}")
+        raise fail("CS103", msg) from None
+    if files is not None:
+        files.committing(None)
+    for _, backup in kept:
+        backup.unlink(missing_ok=True)
     for o in outputs:
         shutil.rmtree(o.staging, ignore_errors=True)
+
+
+def _move(temp: Path, target: Path) -> None:
+    os.replace(temp, target)
+
+
+def _keep(target: Path, backup: Path) -> None:
+    """`backup` becomes a second name of the previous file (no copy; the target keeps its
+    file until it is replaced), or a copy where hard links are refused."""
+    backup.unlink(missing_ok=True)
+    try:
+        os.link(target, backup, follow_symlinks=False)
+    except OSError:
+        shutil.copy2(target, backup, follow_symlinks=False)
+
+
+def _roll_back(kept: list[tuple[Path, Path]], created: list[Path]) -> list[tuple[Path, Path]]:
+    """Put each previous file back and remove the new outputs that had none; returns the
+    (target, backup) pairs that could not be restored (their backups are kept)."""
+    left = []
+    for target, backup in kept:
+        try:
+            os.replace(backup, target)
+            backup.unlink(missing_ok=True)  # still there when both named one file
+        except OSError:
+            left.append((target, backup))
+    for target in created:
+        target.unlink(missing_ok=True)
+    return left
 
 
 def discard(outputs: list[PendingOutput], stagings: list[Path]) -> None:
