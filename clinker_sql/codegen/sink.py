@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from sqlglot import exp
 
-from clinker_sql.codegen import multi_value, split_write, unmapped
+from clinker_sql.codegen import multi_value, sort_key, split_write, unmapped
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.fusion import LIVE
@@ -72,6 +72,11 @@ def project(node: m.SinkNode, upstream: Relation) -> list[tuple[str, str, CxlTyp
             used = {s for _, s, _ in mapped} | {o for o, _, _ in mapped}
             mapped += [c for c in out if c[0] not in used and c[1] not in used]
         out = mapped
+    if not out and cfg.format in ("parquet", "table"):
+        raise fail("CS001", f"sink '{node.name}' writes no column: a {cfg.format} output "
+                   "needs at least one", cfg.path_loc or node.loc,
+                   "keep a column (exclude:, mapping: and include_unmapped: decide which "
+                   "are written)")
     for name, _, t in out:
         if cfg.format == "csv" and t.kind == "map":
             raise fail("CS001", f"sink '{node.name}' cannot write the map column '{name}' as "
@@ -177,7 +182,9 @@ def _sort_order(ctx: Context, plan: SinkPlan, input_view: str
     key leaves out; the keys, before the arrival order that keeps ties as they came:
     Clinker's sort is stable)."""
     keys = plan.node.config.sort_order
-    columns = {n for n, _ in plan.relation.columns}
+    # a correlation key's snapshot (`$ck.<field>`) is a field of the records too, written
+    # or not (Clinker's sink schema carries it)
+    columns = {n for n, _ in plan.relation.columns + plan.relation.ck}
     for k in keys:
         if k.field not in columns:
             raise fail("E000", f"sink '{plan.node.name}' sorts on '{k.field}', which its "
@@ -217,16 +224,23 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
     input_view, sorted_by = _sort_order(ctx, plan, input_view)
     if cfg.fan_out is not None:  # each source file's records together, in the sink's order
         sorted_by = [exp.Ordered(this=S.col(SOURCE_FILE))] + sorted_by
-    order_by = Sql(", ".join(sql(e) for e in sorted_by + plan.relation.sort_keys()))
+    # the sink's keys read the records' fields, never a written column of the same name:
+    # qualified by the name the write reads its records under
+    fanned = cfg.fan_out is not None and cfg.format in ("csv", "json")
+    read_as = FANNED if fanned else RECORDS
+    records = Sql(f"{ident(input_view)} AS {ident(RECORDS)}") if sorted_by else \
+        ident(input_view)
+    order_by = Sql(", ".join(sql(e) for e in sort_key.qualified(sorted_by, read_as) +
+                             plan.relation.sort_keys()))
     typed = [declared_scale(cfg, out, column_value(src), t) for out, src, t in plan.columns]
     if cfg.format == "csv":  # an array is joined into one cell (codegen/multi_value.py)
         typed = [(n, multi_value.joined(cfg, n, e, t), STRING) if t.kind == "array" else
                  (n, e, t) for n, e, t in typed]
     if cfg.format == "table":
-        compile_table_write(ctx, plan, input_view, order_by, typed)
+        compile_table_write(ctx, plan, input_view, records, order_by, typed)
         return
     if cfg.format == "parquet":
-        body = render("write_parquet.sql.j2", input=ident(input_view), order_by=order_by,
+        body = render("write_parquet.sql.j2", input=records, order_by=order_by,
                       select_list=select_list([(e, n) for n, e, _ in typed]))
     header = f"sink {name}: write {cfg.format} to {cfg.path} (sorted in one partition, " \
         "chosen for speed: no sampling pass; its arrival order packed into one BIGINT " \
@@ -238,9 +252,10 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
             json_line(typed, cfg.preserve_nulls)
         split = None if cfg.fan_out is not None else \
             split_write.chain_read(ctx, plan.upstream, input_view, plan.relation.view)
-        source = ident(input_view)
+        source = records
         if cfg.fan_out is not None:  # the line computed once, below its framing
-            source = Sql(f"(SELECT *, {sql(line)} AS {ident(LINE)} FROM {source}) AS lines")
+            source = Sql(f"(SELECT *, {sql(line)} AS {ident(LINE)} FROM {ident(input_view)}) "
+                         f"AS {FANNED}")
             line = fan_out_line(S.col(LINE))
             header += "; each line framed with its source file, whose own output file it " \
                 "goes to when the output is assembled (runtime/outputs.py)"
@@ -252,7 +267,7 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
         else:
             view, body, extra = split_write.compile_split_write(
                 ctx, name, [n for n, _ in plan.relation.all_columns], *split, line,
-                sorted_by + plan.relation.order_by(), staging_path(cfg.path))
+                sorted_by, plan.relation.order_by(), staging_path(cfg.path))
             header += f"; before its rows, those that failed in {split[1]}, split off " \
                 "when the output is assembled (codegen/split_write.py)"
             observed = {"observe_view": view, "observe_when": LIVE}
@@ -278,6 +293,8 @@ def _files_view(ctx: Context, source: str) -> str | None:
 
 
 LINE = "$line"  # a fan-out write's output text of a record, before its framing
+RECORDS = "records"  # a sorted write's name for the records it reads
+FANNED = "lines"  # a fan-out write's records, each with its `$line`
 
 
 def fan_out_line(line: exp.Expression) -> exp.Expression:
@@ -291,15 +308,15 @@ def fan_out_line(line: exp.Expression) -> exp.Expression:
     return exp.Concat(expressions=framed, safe=False, coalesce=False)
 
 
-def compile_table_write(ctx: Context, plan: SinkPlan, input_view: str, order_by: Sql,
-                        typed: list) -> None:
+def compile_table_write(ctx: Context, plan: SinkPlan, input_view: str, records: Sql,
+                        order_by: Sql, typed: list) -> None:
     """`type: table`: the rows are written to a staging table with their CXL types; the
     runner swaps it in for the target only once every output of the run is ready
     (`table_swap_statements`), so readers see the old table or the new one, never a
     half-written one."""
     cfg = plan.node.config
     name = plan.node.name
-    body = render("write_table.sql.j2", input=ident(input_view), order_by=order_by,
+    body = render("write_table.sql.j2", input=records, order_by=order_by,
                   select_list=select_list([(e, n) for n, e, _ in typed]))
     ctx.add(Statement("write", name, name, body,
                       header=f"sink {name}: write table {cfg.target} (staged as "

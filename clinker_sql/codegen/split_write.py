@@ -52,9 +52,12 @@ def chain_read(ctx: Context, sink_input: str, input_view: str, rows_view: str
 
 
 def compile_split_write(ctx: Context, sink: str, columns: list[str], carry: str,
-                        failed: str, line: exp.Expression, order_by: list[exp.Expression],
-                        staging: str) -> tuple[str, str, dict]:
-    """The split rows view `<sink>.split` (added), the write's body and its meta."""
+                        failed: str, line: exp.Expression, sorted_by: list[exp.Expression],
+                        arrival: list[exp.Expression], staging: str
+                        ) -> tuple[str, str, dict]:
+    """The split rows view `<sink>.split` (added), the write's body and its meta.
+    `sorted_by`: the sink's own keys (its `sort_order`, with direction and nulls
+    placement), before `arrival`, the arrival order (`$source.order`, `$source.row`, ...)."""
     split = ctx.view(sink, "split")
     items = [(S.col(c), c) for c in columns] + [(S.col(LIVE), LIVE), (S.col(DLQ), DLQ)]
     ctx.add(Statement("view", sink, split, render(
@@ -64,17 +67,23 @@ def compile_split_write(ctx: Context, sink: str, columns: list[str], carry: str,
         header=f"sink {sink}: the records it receives, and the rows of the chain before it "
                f"that failed ({failed}; codegen/split_write.py)"))
     live = S.col(LIVE)
-    keys = [(e, f"$k{i}") for i, e in enumerate(order_by)]
+    # the keys' values go through the union as columns; the ORDER BY over them carries
+    # each key's direction and nulls placement (codegen/sort_key.py `carried`)
+    keys, key_order = sort_key.carried(sorted_by + arrival)
     rows = exp.select(
         S.case([(live.copy(), line)], S.fn("to_json", S.col(DLQ))).as_(S.ident("value")),
         S.case([(live.copy(), S.small_int(2))], S.small_int(0)).as_(S.ident(PART)),
-        *[e.copy().as_(S.ident(k)) for e, k in keys]).from_(S.table(split))
+        *[e.as_(S.ident(k)) for e, k in keys]).from_(S.table(split))
     marker = exp.select(S.string(MARKER).as_(S.ident("value")),
                         S.small_int(1).as_(S.ident(PART)),
                         *[S.null().as_(S.ident(k)) for _, k in keys])
-    # the packed key first (codegen/sort_key.py): `$part`, then the arrival order
-    first = sort_key.arrival(S.col(keys[0][1]), S.col(keys[1][1]), S.col(PART))
-    order = [first] + [S.col(k) for k in [PART] + [k for _, k in keys]]
+    order_keys, arrival_keys = key_order[:len(sorted_by)], key_order[len(sorted_by):]
+    if sorted_by:  # `$part` first (the failing rows, the marker, the output), then the keys
+        arrived = sort_key.arrival(arrival_keys[0], arrival_keys[1])
+        order = [S.col(PART), *order_keys, arrived, *arrival_keys]
+    else:  # the packed key first (codegen/sort_key.py): `$part`, then the arrival order
+        first = sort_key.arrival(arrival_keys[0], arrival_keys[1], S.col(PART))
+        order = [first, S.col(PART), *arrival_keys]
     body = render("write_text_split.sql.j2", rows=Sql(sql(exp.union(rows, marker,
                                                                    distinct=False))),
                   order_by=Sql(", ".join(sql(e) for e in order)))
