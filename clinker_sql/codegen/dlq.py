@@ -124,7 +124,8 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
                    aggregates: list | None = None, retraction: bool = False) -> None:
     aggregates = aggregates or []
     keys = lattice(ctx)
-    correlated = bool(keys)
+    # with no sink no record is committed: no group has a collateral or overflows
+    correlated = bool(keys) and bool(sinks)
     documents = bool(document_sources(ctx.pipeline))  # never with keys (E370)
     all_layouts = layouts(ctx, sinks, correlated or documents)
     payload = union_columns(all_layouts) if all_layouts else []
@@ -174,8 +175,8 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
     elif documents:
         commits = compile_documents(ctx, sinks, TRIGGERS_VIEW, payload, {
             p.node.name: all_layouts.index(sink_layout(p)) for p in sinks})
-        dlq_parts = [(DOC_TRIGGERS, tuple(payload), None),
-                     (DOC_COLLATERAL, tuple(payload), None)]
+        dlq_parts = [(DOC_TRIGGERS, tuple(payload), None)] + (
+            [(DOC_COLLATERAL, tuple(payload), None)] if sinks else [])
     entries = (TRIGGERS_VIEW, OVERFLOW) if correlated else (TRIGGERS_VIEW,)
     for stmt in compile_numbering(ctx.numbered, entries):
         ctx.add(stmt)

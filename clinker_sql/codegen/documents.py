@@ -135,6 +135,8 @@ def compile_documents(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
         parts.append(_broadcast(exp.select(*[e.as_(S.ident(n)) for e, n in entry]).from_(
             _as(rel.view, "rows")).join(_as(FAILED, "d"), on=_same_file("d", "rows"),
                                         join_type="left semi")))
+    if not parts:  # no sink: no record was received, none is a collateral
+        return commits
     union = parts[0]
     for part in parts[1:]:
         union = exp.union(union, part, distinct=False)

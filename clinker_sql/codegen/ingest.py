@@ -107,8 +107,15 @@ def typed_value(raw: exp.Expression, column: m.Column, nulls: bool = False) -> e
             from clinker_sql.cxl.strftime import java_pattern
             from clinker_sql.cxl.ast import Pos, Literal
 
-            pattern = java_pattern(column.format, Literal(Pos(1, 1), column.format, "string"),
-                                   parsing=True)
+            from clinker_sql.cxl.errors import CxlError
+
+            try:
+                pattern = java_pattern(column.format, Literal(Pos(1, 1), column.format,
+                                                              "string"), parsing=True)
+            except CxlError as exc:  # a malformed format is the column's, not a CXL error
+                raise fail("CS001" if exc.code == "CS001" else "E000", f"column "
+                           f"'{column.name}': format {column.format!r}: {exc.message}",
+                           column.loc) from None
             return S.try_cast(S.fn("try_to_timestamp", raw, S.string(pattern)), target)
         if t == "date":
             return _parse_chain(raw, _DATE_CHAIN, target)

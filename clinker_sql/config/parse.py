@@ -7,12 +7,16 @@ and sink `config:` blocks (Clinker silently ignores typos there).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
 from clinker_sql.config import model as m
 from clinker_sql.config import multi_value, path_template
+from clinker_sql.config.checks import check_path, check_regular, check_symlink, shown
 from clinker_sql.config.fields import Fields, type_name
+from clinker_sql.config.limits import check_name
 from clinker_sql.config.yamlnodes import YMap, YNode, YScalar, YSeq, load_yaml
 from clinker_sql.diagnostics import Diagnostic, Location, fail
 
@@ -21,8 +25,9 @@ NODE_KINDS = ("source", "transform", "aggregate", "route", "merge", "combine", "
 
 
 class _Ctx:
-    def __init__(self, file: str, text: str):
+    def __init__(self, file: str, text: str, allow_absolute_paths: bool = False):
         self.file = file
+        self.allow_absolute_paths = allow_absolute_paths
         self.lines = text.splitlines()
         self.warnings: list[Diagnostic] = []
 
@@ -30,7 +35,9 @@ class _Ctx:
         self.warnings.append(Diagnostic(code, message, loc, hint, severity="warning"))
 
 
-def load_pipeline(path: str | Path) -> m.Pipeline:
+def load_pipeline(path: str | Path, allow_absolute_paths: bool = False) -> m.Pipeline:
+    """`allow_absolute_paths`: accept absolute paths in the pipeline (E-SEC-001 otherwise,
+    config/checks.py); the CLI's --allow-absolute-paths or CLINKER_ALLOW_ABSOLUTE_PATHS."""
     file = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -38,14 +45,15 @@ def load_pipeline(path: str | Path) -> m.Pipeline:
         raise fail("CS104", f"cannot read pipeline file {file}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise fail("CS104", f"pipeline file {file} is not valid UTF-8") from None
-    return parse_pipeline(text, file)
+    return parse_pipeline(text, file, allow_absolute_paths)
 
 
-def parse_pipeline(text: str, file: str) -> m.Pipeline:
-    ctx = _Ctx(file, text)
+def parse_pipeline(text: str, file: str, allow_absolute_paths: bool = False) -> m.Pipeline:
+    ctx = _Ctx(file, text, allow_absolute_paths)
     root = Fields(load_yaml(text, file), "the pipeline file")
     meta = Fields(root.raw("pipeline", required=True), "pipeline:")
     name = meta.str("name", required=True)
+    check_name(name, "the pipeline name", meta.node.get("name").loc)
     for key, code in (("date_locale", "E119"), ("log_rules", "E124"),
                       ("include_provenance", "E125")):
         if meta.has(key):
@@ -54,6 +62,9 @@ def parse_pipeline(text: str, file: str) -> m.Pipeline:
     for ignored in ("memory", "batch_size", "concurrency", "metrics", "date_formats",
                     "rules_path", "_notes"):
         meta.raw(ignored)  # engine tuning: Spark owns memory and parallelism
+    rules = meta.raw("rules_path")  # not read, but checked as Clinker checks it
+    if isinstance(rules, YScalar) and isinstance(rules.value, str):
+        check_path(rules.value, "pipeline.rules_path", rules.loc, allow_absolute_paths)
     variables = _vars(meta.raw("vars"))
     meta.done()
     nodes_node = root.raw("nodes", required=True)
@@ -65,7 +76,7 @@ def parse_pipeline(text: str, file: str) -> m.Pipeline:
     root.raw("_notes")
     root.done()
     return m.Pipeline(name=name, file=file, nodes=nodes, error_handling=eh, vars=variables,
-                      warnings=tuple(ctx.warnings))
+                      warnings=tuple(ctx.warnings), allow_absolute_paths=allow_absolute_paths)
 
 
 def _vars(node: YNode | None) -> tuple[m.VarDecl, ...]:
@@ -80,9 +91,44 @@ def _vars(node: YNode | None) -> tuple[m.VarDecl, ...]:
                          required=True)
         default = f.raw("default")
         f.done()
-        dv = default.value if isinstance(default, YScalar) else None
-        out.append(m.VarDecl(name, vtype, dv, key.loc))
+        out.append(m.VarDecl(name, vtype, _var_default(name, vtype, default), key.loc))
     return tuple(out)
+
+
+_VAR_TYPES = {"string": (str, "String"), "int": (int, "Int"), "float": ((int, float), "Float"),
+              "bool": (bool, "Bool"), "date": (str, "Date"), "datetime": (str, "DateTime")}
+_ISO = {"date": re.compile(r"\d{4}-\d{2}-\d{2}"),
+        "datetime": re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?")}
+
+
+def _var_default(name: str, vtype: str, node: YNode | None) -> object:
+    """A var's default must match its type (Clinker's check_scoped_var_default); a date or
+    datetime default is its ISO text. No default (or null): the var reads as null."""
+    value = node.value if isinstance(node, YScalar) else node
+    if value is None:
+        return None
+    kinds, shown_type = _VAR_TYPES[vtype]
+    ok = isinstance(value, kinds) and (vtype == "bool" or not isinstance(value, bool))
+    if ok and vtype == "int":
+        ok = -2**63 <= value < 2**63
+    if ok and vtype == "float":
+        ok = math.isfinite(value)
+    if ok and vtype in _ISO:
+        ok = bool(_ISO[vtype].fullmatch(value)) and _valid_date(value)
+    if not ok:
+        raise fail("E000", f"vars.{name}: default value does not match declared type "
+                   f"{shown_type}", node.loc if node is not None else None,
+                   "write e.g. `2024-01-31` for a date, `2024-01-31T08:00:00` for a datetime"
+                   if vtype in _ISO else f"give a default of type {vtype}, or none")
+    return value
+
+
+def _valid_date(text: str) -> bool:
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _error_handling(node: YNode | None) -> m.ErrorHandling:
@@ -182,6 +228,7 @@ def _node(node: YNode, ctx: _Ctx) -> m.Node:
         raise fail("E000", f"unknown node type '{kind}'", kind_node.loc,
                    f"expected one of: {', '.join(NODE_KINDS)}")
     name = f.str("name", required=True)
+    check_name(name, f"the name of a {kind} node", f.node.get("name").loc)
     what = f"{kind} node '{name}'"
     common = dict(name=name, kind=kind, loc=f.loc, description=f.str("description"))
     f.raw("_notes")
@@ -255,7 +302,7 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         o.done()
     if not c.has("schema"):
         raise fail("E201", f"{what} has no schema: block", c.loc)
-    schema = _schema(c.raw("schema"), what)
+    schema = _schema(c.raw("schema"), what, ctx)
     ck, ck_node = c.str_list("correlation_key", allow_single=True)
     if ck_node is not None and not ck:
         raise fail("E000", "correlation_key must not be empty", ck_node.loc)
@@ -393,11 +440,16 @@ def _watermark(c: Fields, schema: tuple[m.Column, ...], what: str
     return (c.key_loc("watermark"), column)
 
 
-def _schema_file(node: YScalar, what: str) -> YNode:
+def _schema_file(node: YScalar, what: str, ctx: _Ctx) -> YNode:
     """An external `.schema.yaml` (`schema: ./orders.schema.yaml`): the same column list,
     read at load, from a path relative to the working directory (as Clinker's
-    load_source_schema reads it). A schema file may not name another."""
+    load_source_schema reads it), checked first as every path of the pipeline is
+    (E-SEC-001, CS108). A schema file may not name another."""
+    check_path(node.value, f"{what}: schema file", node.loc, ctx.allow_absolute_paths)
+    check_symlink(node.value, f"{what}: schema file", node.loc, Path.cwd(),
+                  ctx.allow_absolute_paths)
     path = Path(node.value)
+    check_regular(path, f"{what}: schema file", node.value, node.loc)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -407,14 +459,14 @@ def _schema_file(node: YScalar, what: str) -> YNode:
     loaded = load_yaml(text, str(path))
     if isinstance(loaded, YScalar) and isinstance(loaded.value, str):
         raise fail("E000", f"{what}: schema file '{node.value}' points at another schema file "
-                   f"'{loaded.value}'; nested schema files are not allowed", loaded.loc,
+                   f"{shown(loaded.value)}; nested schema files are not allowed", loaded.loc,
                    "inline the columns")
     return loaded
 
 
-def _schema(node: YNode, what: str) -> tuple[m.Column, ...]:
+def _schema(node: YNode, what: str, ctx: _Ctx) -> tuple[m.Column, ...]:
     if isinstance(node, YScalar) and isinstance(node.value, str):
-        node = _schema_file(node, what)
+        node = _schema_file(node, what, ctx)
     if isinstance(node, YMap) and "generated" in node.entries:
         raise fail("E159", f"schema of {what} is `generated`, which only an EDI source can "
                    "use", node.loc, "declare the columns as a list")
@@ -425,6 +477,7 @@ def _schema(node: YNode, what: str) -> tuple[m.Column, ...]:
     for item in node.items:
         c = Fields(item, f"a schema column of {what}")
         name = c.str("name", required=True)
+        check_name(name, f"a column name of {what}", c.node.get("name").loc)
         if name.startswith("$"):
             raise fail("E000", f"column name '{name}' starts with '$', which is reserved for "
                        "engine columns", c.loc)
@@ -433,7 +486,7 @@ def _schema(node: YNode, what: str) -> tuple[m.Column, ...]:
         seen.add(name)
         type_node = c.raw("type", required=True)
         ctype, nullable = _column_type(type_node)
-        precision, scale = c.int("precision"), c.int("scale")
+        precision, scale = _decimal_digits(c, name, ctype)
         fmt = c.str("format")
         source_name = c.str("source_name")
         multiple = c.bool("multiple", False)
@@ -448,6 +501,26 @@ def _schema(node: YNode, what: str) -> tuple[m.Column, ...]:
         cols.append(m.Column(name, ctype, nullable, c.loc, fmt, precision, scale, source_name,
                              multiple))
     return tuple(cols)
+
+
+def _decimal_digits(c: Fields, name: str, ctype: str) -> tuple[int | None, int | None]:
+    """`precision` and `scale`: Clinker reads each as a number from 0 to 255; a decimal
+    column with a scale becomes Spark's DECIMAL(p, s), which holds at most 38 digits and
+    a scale no larger than its precision."""
+    digits = []
+    for key in ("precision", "scale"):
+        value = c.int(key)
+        if value is not None and not 0 <= value <= 255:
+            raise fail("E000", f"'{key}' of column '{name}' must be a whole number from 0 to "
+                       f"255, found {value}", c.key_loc(key))
+        digits.append(value)
+    precision, scale = digits
+    total = precision or 38
+    if ctype == "decimal" and scale is not None and (total > 38 or scale > total):
+        raise fail("CS001", f"column '{name}': a decimal of precision {total} and scale "
+                   f"{scale} is not supported: Spark's DECIMAL holds at most 38 digits, with "
+                   "the scale no larger than the precision", c.key_loc("scale"))
+    return precision, scale
 
 
 def _column_type(node: YNode) -> tuple[str, bool]:
@@ -556,6 +629,8 @@ def _route(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     if not isinstance(cond_node, YMap) or not cond_node.entries:
         raise fail("E000", "route conditions must be a non-empty mapping branch: CXL",
                    cond_node.loc)
+    for name, (key, _) in cond_node.entries.items():
+        check_name(name, f"a branch name of {what}", key.loc)
     conditions = tuple((name, cxl_source(value, f"condition '{name}'", ctx))
                        for name, (_, value) in cond_node.entries.items())
     default = c.str("default", required=True)
@@ -585,6 +660,7 @@ def _cull(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
                                        f"drop_group_when of rule '{name}'", ctx)))
         r.done()
     removed_to = c.str("removed_to", required=True)
+    check_name(removed_to, f"removed_to of {what}", c.key_loc("removed_to"))
     c.done()
     name = common["name"]
     if not rules:  # Clinker's bind_cull
@@ -721,7 +797,7 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         cfg = replace(cfg, sort_order=sort_keys(sort_node, f"sort_order of {what}"))
     schema_node = c.raw("schema")
     if schema_node is not None:
-        cfg = replace(cfg, schema=_schema(schema_node, what))
+        cfg = replace(cfg, schema=_schema(schema_node, what, ctx))
     joins = multi_value.join_values(c.raw("join_values"), fmt, what)
     if joins:
         cfg = replace(cfg, join_values=joins)

@@ -98,19 +98,24 @@ def _ancestors(sink: m.SinkNode, by_name: dict[str, m.Node]) -> list[m.SourceNod
     return out
 
 
-def _file_lineage(ref: m.Ref, by_name: dict[str, m.Node], cfg: m.SinkConfig) -> str | None:
+def _file_lineage(ref: m.Ref, by_name: dict[str, m.Node], cfg: m.SinkConfig,
+                  seen: frozenset[str] = frozenset()) -> str | None:
     """The multi-file source whose records reach the sink with their file, or None when
-    they reach it without (a merge, a single-file source)."""
+    they reach it without (a merge, a single-file source). This runs before the graph
+    checks (config/checks.py): a cycle or a repeated name ends the walk with None, and
+    those checks report it (E001, E002, E003)."""
     node = by_name.get(ref.node)  # an undeclared input is E004 (config/checks.py)
-    while isinstance(node, _ROW_WISE):
+    while isinstance(node, _ROW_WISE) and node.name not in seen:
+        seen |= {node.name}
         node = by_name.get(node.input.node)
-    if node is None:
+    if node is None or node.name in seen:
         return None
+    seen |= {node.name}
     if isinstance(node, m.SourceNode):
         return node.name if node.config.path_kind != "path" else None
     if isinstance(node, m.MergeNode):
         return None
-    if any(_file_lineage(r, by_name, cfg) is not None for r in node.inputs):
+    if any(_file_lineage(r, by_name, cfg, seen) is not None for r in node.inputs):
         raise fail("CS001", f"output '{cfg.name}': one file per source file after the "
                    f"{node.kind} '{node.name}' is not supported yet", cfg.path_loc,
                    "write a fixed path, or put the template on a sink before it")

@@ -8,6 +8,7 @@ arms and before `else`.
 
 from __future__ import annotations
 
+from dataclasses import fields
 from functools import lru_cache
 
 from clinker_sql.cxl import ast as a
@@ -20,12 +21,35 @@ NAMESPACES = frozenset({"vars", "pipeline", "source", "record", "window", "confi
 COMPARISONS = ("==", "!=", "<", ">", "<=", ">=")
 TRACE_LEVELS = ("info", "warn", "error", "debug")
 MAX_EMIT_EACH_DEPTH = 32
+# Expression nesting: sub-expressions inside one another (groups, operands, arguments) and
+# the height of the tree an expression builds (a chain `a + b + c` nests to the left).
+# Clinker allows 256; lowering, the SQL generator and the checks downstream recurse once
+# or more per level, so clinker-sql stops well below where they would run out of stack.
+MAX_NESTING = 128
+NESTING_CODE = "CS062"
+
+# infix operators by binding level, loosest first; `??` (right-associative) sits below
+# `or` and is handled in `expr`, prefix `not` sits between `and` and the comparisons
+_OR, _AND, _NOT, _CMP, _ADD, _MUL = 1, 2, 3, 4, 5, 6
+_KW_LEVELS = {"or": _OR, "and": _AND}
+_PUNCT_LEVELS = {**{op: _CMP for op in COMPARISONS}, "+": _ADD, "-": _ADD, "*": _MUL,
+                 "/": _MUL, "%": _MUL}
+
+
+def _level(tok: Token) -> int | None:
+    if tok.kind == "KW":
+        return _KW_LEVELS.get(tok.value)
+    if tok.kind == "PUNCT":
+        return _PUNCT_LEVELS.get(tok.value)
+    return None
 
 
 @lru_cache(maxsize=1024)
 def parse_program(text: str) -> a.Program:
     """A whole CXL program (immutable, so one parse serves every pass that reads it)."""
-    return _Parser(tokenize(text)).program()
+    program = _Parser(tokenize(text)).program()
+    check_height(program)
+    return program
 
 
 def parse_expression(text: str) -> a.Expr:
@@ -35,7 +59,54 @@ def parse_expression(text: str) -> a.Expr:
     expr = p.expr()
     p.skip_newlines()
     p.expect_eof()
+    check_height(expr)
     return expr
+
+
+def check_height(root: object) -> None:
+    """No expression tree higher than MAX_NESTING: a chain `a + b + c ...` parses in a
+    loop but builds one level per operator, which every later pass recurses through.
+    Measured bottom-up without recursion; the error points at the operator (or call)
+    that goes one level past the limit."""
+    heights: dict[int, int] = {}
+    stack: list[tuple[object, bool]] = [(root, False)]
+    while stack:
+        node, ready = stack.pop()
+        kids = _children(node)
+        if not ready:
+            stack.append((node, True))
+            stack.extend((kid, False) for kid in kids)
+            continue
+        height = max((heights[id(kid)] for kid in kids), default=0)
+        if isinstance(node, a.Expr):
+            height += 1
+            if height > MAX_NESTING:
+                raise CxlError(NESTING_CODE, f"expression nesting too deep (the limit is "
+                               f"{MAX_NESTING} levels; a chain of operators or method calls "
+                               "nests one level per step)", node.pos.line, node.pos.col,
+                               "compute part of it in an earlier transform")
+        heights[id(node)] = height
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _children(node: object) -> list[object]:
+    """The expressions, statements and match arms directly inside `node`."""
+    if isinstance(node, a.Program):
+        return list(node.statements)
+    cls = type(node)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(node))  # type: ignore[arg-type]
+    out: list[object] = []
+    for name in names:
+        value = getattr(node, name)
+        for item in value if isinstance(value, tuple) else (value,):
+            for leaf in item if isinstance(item, tuple) else (item,):  # MapLit entries
+                if isinstance(leaf, (a.Expr, a.Stmt, a.MatchArm)):
+                    out.append(leaf)
+    return out
 
 
 class _Parser:
@@ -44,6 +115,7 @@ class _Parser:
         self.i = 0
         self.nl_depth = 0
         self.depth = 0  # emit each nesting
+        self.nesting = 0  # sub-expression nesting (MAX_NESTING)
 
     # ---- token helpers ---------------------------------------------------------------------
     def peek(self, offset: int = 0) -> Token:
@@ -226,67 +298,60 @@ class _Parser:
         return a.EmitEach(pos, binding, source, outer, tuple(body))
 
     # ---- expressions -----------------------------------------------------------------------
+    def nested(self, tok: Token) -> None:
+        """One more level of sub-expression (a group, an operand, an argument): past
+        MAX_NESTING the program is refused before any recursion can run out of stack."""
+        self.nesting += 1
+        if self.nesting > MAX_NESTING:
+            raise CxlError(NESTING_CODE, f"expression nesting too deep (the limit is "
+                           f"{MAX_NESTING} levels)", tok.line, tok.col,
+                           "compute part of it in an earlier transform")
+
     def expr(self) -> a.Expr:
-        left = self.or_expr()
+        self.nested(self.peek())
+        left = self.binary(_OR)
         if self.at_punct("??"):
             tok = self.next()
-            return a.Binary(self.pos(tok), "??", left, self.expr())
+            left = a.Binary(self.pos(tok), "??", left, self.expr())
+        self.nesting -= 1
         return left
 
     def or_expr(self) -> a.Expr:
-        left = self.and_expr()
-        while self.at("KW", "or"):
-            tok = self.next()
-            left = a.Binary(self.pos(tok), "or", left, self.and_expr())
-        return left
+        return self.binary(_OR)
 
-    def and_expr(self) -> a.Expr:
-        left = self.not_expr()
-        while self.at("KW", "and"):
+    def binary(self, min_level: int) -> a.Expr:
+        """Precedence climbing over the infix operators of `_LEVELS` (loosest first), with
+        prefix `not` between `and` and the comparisons: one frame per operand level."""
+        if min_level <= _NOT and self.at("KW", "not"):
             tok = self.next()
-            left = a.Binary(self.pos(tok), "and", left, self.not_expr())
-        return left
-
-    def not_expr(self) -> a.Expr:
-        if self.at("KW", "not"):
-            tok = self.next()
-            return a.Unary(self.pos(tok), "not", self.not_expr())
-        return self.cmp_expr()
-
-    def cmp_expr(self) -> a.Expr:
-        left = self.add_expr()
-        tok = self.peek()
-        if tok.kind == "PUNCT" and tok.value in COMPARISONS:
+            self.nested(tok)
+            left: a.Expr = a.Unary(self.pos(tok), "not", self.binary(_NOT))
+            self.nesting -= 1
+        else:
+            left = self.unary()
+        while True:
+            tok = self.peek()
+            level = _level(tok)
+            if level is None or level < min_level:
+                return left
             self.next()
-            if self.at("KW", "not"):
-                right: a.Expr = self.not_expr()
+            if level == _CMP:
+                right = self.binary(_NOT) if self.at("KW", "not") else self.binary(_CMP + 1)
+                left = a.Binary(self.pos(tok), tok.value, left, right)
+                nxt = self.peek()
+                if _level(nxt) == _CMP:
+                    raise self.error(nxt, "comparisons do not chain",
+                                     "write `a < b and b < c`")
             else:
-                right = self.add_expr()
-            nxt = self.peek()
-            if nxt.kind == "PUNCT" and nxt.value in COMPARISONS:
-                raise self.error(nxt, "comparisons do not chain",
-                                 "write `a < b and b < c`")
-            return a.Binary(self.pos(tok), tok.value, left, right)
-        return left
-
-    def add_expr(self) -> a.Expr:
-        left = self.mul_expr()
-        while self.at_punct("+") or self.at_punct("-"):
-            tok = self.next()
-            left = a.Binary(self.pos(tok), tok.value, left, self.mul_expr())
-        return left
-
-    def mul_expr(self) -> a.Expr:
-        left = self.unary()
-        while self.at_punct("*") or self.at_punct("/") or self.at_punct("%"):
-            tok = self.next()
-            left = a.Binary(self.pos(tok), tok.value, left, self.unary())
-        return left
+                left = a.Binary(self.pos(tok), tok.value, left, self.binary(level + 1))
 
     def unary(self) -> a.Expr:
         if self.at_punct("-"):
             tok = self.next()
-            return a.Unary(self.pos(tok), "-", self.unary())
+            self.nested(tok)
+            operand = self.unary()
+            self.nesting -= 1
+            return a.Unary(self.pos(tok), "-", operand)
         return self.postfix(self.primary())
 
     def postfix(self, expr: a.Expr) -> a.Expr:

@@ -30,7 +30,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from clinker_sql.diagnostics import fail
+from clinker_sql.config.yamlnodes import load_yaml, plain
+from clinker_sql.diagnostics import DiagnosticError, fail
 from clinker_sql.runtime.thrift import ThriftTarget, _seconds
 
 DEFAULT_PROFILES_DIR = Path("~/.clinker-sql")
@@ -65,17 +66,19 @@ def render_env(value: str, where: str) -> str:
 
 
 def load_target(name: str, profiles_dir: Path | None = None) -> ThriftTarget:
-    import yaml
-
+    """The target `name` of the profiles file, read as YAML 1.2 like a pipeline."""
     path = profiles_path(profiles_dir)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = plain(load_yaml(path.read_text(encoding="utf-8"), str(path)))
     except FileNotFoundError:
         raise fail("CS035", f"unknown target '{name}': there is no profiles file at {path}",
                    hint="use --target local, --target thrift://host:port, or write "
                         f"{path} (see the README's 'Running on a cluster')") from None
-    except (OSError, yaml.YAMLError) as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         raise fail("CS035", f"cannot read {path}: {str(exc).splitlines()[0]}") from None
+    except DiagnosticError as exc:
+        d = exc.diagnostics[0]
+        raise fail("CS035", f"cannot read {path}: {d.message}", d.location) from None
     outputs = data.get("outputs") if isinstance(data, dict) else None
     if not isinstance(outputs, dict):
         raise fail("CS035", f"{path} has no `outputs:` mapping of named targets")
