@@ -10,7 +10,13 @@ from pathlib import Path
 import click
 
 from clinker_sql import __version__
-from clinker_sql.diagnostics import EXIT_CONFIG, Diagnostic, DiagnosticError
+from clinker_sql.diagnostics import (
+    EXIT_CONFIG,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    Diagnostic,
+    DiagnosticError,
+)
 
 
 def _print_diagnostics(diags: list[Diagnostic]) -> None:
@@ -25,9 +31,9 @@ def _guard(fn):
     except DiagnosticError as exc:
         _print_diagnostics(exc.diagnostics)
         sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # SIGINT, or SIGTERM (runtime/signals.py)
         click.echo("interrupted", err=True)
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     except Exception as exc:  # noqa: BLE001 - a bug in clinker-sql, not a user mistake
         if os.environ.get("CLINKER_SQL_DEBUG"):
             raise
@@ -41,9 +47,45 @@ _PIPELINE = click.argument("pipeline", type=click.Path(dir_okay=False, path_type
 _OUT = click.option("--out", "out_dir", default="target", show_default=True,
                     type=click.Path(file_okay=False, path_type=Path),
                     help="Folder for the compiled SQL, manifest.json and run_results.json.")
+_ABSOLUTE = click.option("--allow-absolute-paths", "allow_absolute", is_flag=True,
+                         help="Permit absolute paths in the pipeline (refused with E-SEC-001 "
+                              "otherwise), as does CLINKER_ALLOW_ABSOLUTE_PATHS set to any "
+                              "value.")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _project(pipeline: Path, allow_absolute: bool, out_dir: Path | None = None):
+    """The Project of a command: absolute paths allowed by the flag or by Clinker's
+    environment variable."""
+    from clinker_sql.config.checks import absolute_paths_allowed
+    from clinker_sql.project import Project
+
+    return Project(pipeline, out_dir or Path("target"),
+                   allow_absolute_paths=absolute_paths_allowed(allow_absolute, os.environ))
+
+
+class _Cli(click.Group):
+    """Click's group, but a command line that does not parse exits EXIT_USAGE (64), not
+    click's 2, which is the exit code of a run that finished with DLQ entries."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
+             **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as exc:
+            exc.show()
+            sys.exit(EXIT_USAGE)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.Abort:  # Ctrl-C while click itself was reading
+            click.echo("interrupted", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+@click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="clinker-sql")
 def cli() -> None:
     """Compile Clinker pipelines into Spark SQL and run them with Clinker's semantics."""
@@ -52,17 +94,17 @@ def cli() -> None:
 @cli.command("compile")
 @_PIPELINE
 @_OUT
+@_ABSOLUTE
 @click.option("--check", is_flag=True,
               help="Write nothing; exit 1 (CS040) and print a diff when the files in "
                    "OUT/<pipeline>/ differ from what the pipeline compiles to (for CI of "
                    "repositories that commit their compiled SQL).")
-def compile_cmd(pipeline: Path, out_dir: Path, check: bool) -> None:
+def compile_cmd(pipeline: Path, out_dir: Path, check: bool, allow_absolute: bool) -> None:
     """Write the pipeline's SQL to OUT/<pipeline>/ (one file per view, run.sql,
     manifest.json). Needs no Java and never starts Spark."""
-    from clinker_sql.project import Project
 
     def body() -> None:
-        project = Project(pipeline, out_dir)
+        project = _project(pipeline, allow_absolute, out_dir)
         compiled = project.compile()
         _print_diagnostics(compiled.warnings)
         if check:
@@ -88,17 +130,17 @@ def _check_target(project, compiled) -> None:
 
 @cli.command("validate")
 @_PIPELINE
-def validate_cmd(pipeline: Path) -> None:
+@_ABSOLUTE
+def validate_cmd(pipeline: Path, allow_absolute: bool) -> None:
     """Check the pipeline without running it (Clinker's --dry-run): load it, bind the
     schemas, type-check every CXL expression, compile, and check every statement with
     sqlglot (it parses, and every column resolves). Needs no Java and no data files.
 
     Exit codes: 0 valid, 1 invalid."""
     from clinker_sql.inspect.sqlcheck import check_statements
-    from clinker_sql.project import Project
 
     def body() -> None:
-        project = Project(pipeline)
+        project = _project(pipeline, allow_absolute)
         model = project.load()
         compiled = project.compile(model)
         _print_diagnostics(compiled.warnings)
@@ -111,6 +153,7 @@ def validate_cmd(pipeline: Path) -> None:
 @cli.command("run")
 @_PIPELINE
 @_OUT
+@_ABSOLUTE
 @click.option("--quiet", "-q", is_flag=True,
               help="Print only the summary line (no progress display).")
 @click.option("--explain", "explain", is_flag=False, flag_value="text", default=None,
@@ -137,25 +180,26 @@ def validate_cmd(pipeline: Path) -> None:
 def run_cmd(pipeline: Path, out_dir: Path, quiet: bool, explain: str | None, target: str,
             profiles_dir: Path | None, database: str | None, user: str | None,
             auth: str | None, password_env: str | None, statement_timeout: float | None,
-            shared_filesystem: bool | None) -> None:
+            shared_filesystem: bool | None, allow_absolute: bool) -> None:
     """Compile and run the pipeline on Spark; write its outputs and DLQ.
 
     Shows which node is executing and how long each took (live on a terminal, plain
     lines otherwise, nothing with --quiet).
 
     Exit codes: 0 clean, 2 finished with DLQ entries, 1 invalid pipeline,
-    3 evaluation failure under fail_fast, 4 I/O or source type failure."""
-    from clinker_sql.project import Project
+    3 evaluation failure under fail_fast, 4 I/O or source type failure,
+    130 interrupted (SIGINT or SIGTERM), 64 a command line that does not parse."""
 
     def body() -> None:
         if explain is not None:
-            click.echo(_plan_text(Project(pipeline, out_dir), explain), nl=False)
+            click.echo(_plan_text(_project(pipeline, allow_absolute, out_dir), explain),
+                       nl=False)
             return
         thrift = _thrift_target(target, profiles_dir, database=database, user=user,
                                 auth=auth, password_env=password_env,
                                 statement_timeout=statement_timeout,
                                 shared_filesystem=shared_filesystem)
-        project = Project(pipeline, out_dir)
+        project = _project(pipeline, allow_absolute, out_dir)
 
         from clinker_sql.runtime.progress import RunProgress, choose_mode
 
@@ -268,7 +312,9 @@ def thrift_status_cmd(state_dir: Path | None) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "dot", "mermaid"]),
               default="text", show_default=True,
               help="How to print the plan of PIPELINE: text, JSON, Graphviz DOT or Mermaid.")
-def explain_cmd(pipeline: Path | None, code: str | None, list_codes: bool, fmt: str) -> None:
+@_ABSOLUTE
+def explain_cmd(pipeline: Path | None, code: str | None, list_codes: bool, fmt: str,
+                allow_absolute: bool) -> None:
     """Print the plan of PIPELINE (nodes, schemas, strategies, the correlation lattice,
     which views feed the DLQ, the retraction decisions), or explain diagnostic codes
     (--code, --list). Needs no Java and never starts Spark."""
@@ -280,9 +326,7 @@ def explain_cmd(pipeline: Path | None, code: str | None, list_codes: bool, fmt: 
         elif list_codes or pipeline is None:
             click.echo(codes.listing(), nl=False)
         else:
-            from clinker_sql.project import Project
-
-            click.echo(_plan_text(Project(pipeline), fmt), nl=False)
+            click.echo(_plan_text(_project(pipeline, allow_absolute), fmt), nl=False)
     _guard(body)
 
 
@@ -304,14 +348,14 @@ def _plan_text(project, fmt: str) -> str:
 @click.argument("column", metavar="NODE.COLUMN")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="A tree (text) or nested JSON.")
-def lineage_cmd(pipeline: Path, column: str, fmt: str) -> None:
+@_ABSOLUTE
+def lineage_cmd(pipeline: Path, column: str, fmt: str, allow_absolute: bool) -> None:
     """Walk NODE.COLUMN (usually sink.column) back to the source columns it comes from:
     at each node the CXL that computes it and the input columns it reads."""
     from clinker_sql.inspect.lineage import render_trace, trace
-    from clinker_sql.project import Project
 
     def body() -> None:
-        compiled = Project(pipeline).compile()
+        compiled = _project(pipeline, allow_absolute).compile()
         _print_diagnostics(compiled.warnings)
         t = trace(compiled.lineage, column)
         if fmt == "json":
@@ -328,15 +372,15 @@ def lineage_cmd(pipeline: Path, column: str, fmt: str) -> None:
 @_OUT
 @click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path),
               help="The HTML file to write [default: OUT/<pipeline>/docs.html].")
-def docs_cmd(pipeline: Path, out_dir: Path, output: Path | None) -> None:
+@_ABSOLUTE
+def docs_cmd(pipeline: Path, out_dir: Path, output: Path | None, allow_absolute: bool) -> None:
     """Write a static HTML page (no server needed, works offline): the DAG, each node's
     CXL beside its SQL, the columns and their lineage, and the DLQ paths."""
     from clinker_sql.diagnostics import fail
     from clinker_sql.inspect.docs import write_page
-    from clinker_sql.project import Project
 
     def body() -> None:
-        project = Project(pipeline, out_dir)
+        project = _project(pipeline, allow_absolute, out_dir)
         model = project.load()
         compiled = project.compile(model)
         _print_diagnostics(compiled.warnings)
@@ -350,4 +394,7 @@ def docs_cmd(pipeline: Path, out_dir: Path, output: Path | None) -> None:
 
 
 def main() -> None:
+    from clinker_sql.runtime import signals
+
+    signals.install()  # SIGTERM unwinds as Ctrl-C does: cleaned up, exit 130
     cli(prog_name="clinker-sql")

@@ -13,16 +13,24 @@ from clinker_sql.config.model import Pipeline
 from clinker_sql.config.parse import load_pipeline
 from clinker_sql.runtime.executor import Executor
 from clinker_sql.runtime.thrift import ThriftTarget
-from clinker_sql.runtime.runner import RunResult, preflight, run_compiled, write_run_results
+from clinker_sql.runtime.runner import (
+    RunResult,
+    preflight,
+    run_compiled,
+    write_failed_run_results,
+    write_run_results,
+)
 
 
 @dataclass
 class Project:
     pipeline_file: Path
     out_dir: Path = Path("target")
+    # absolute paths in the pipeline: refused (E-SEC-001) unless allowed, as in Clinker
+    allow_absolute_paths: bool = False
 
     def load(self) -> Pipeline:
-        return load_pipeline(self.pipeline_file)
+        return load_pipeline(self.pipeline_file, self.allow_absolute_paths)
 
     def compile(self, pipeline: Pipeline | None = None, base: Path | None = None) -> Compiled:
         """`base`: the folder the pipeline's relative paths resolve against (the working
@@ -37,24 +45,39 @@ class Project:
         """Run on `executor`, else on a Thrift server (one session, closed afterwards)
         when `thrift` is given, else on the embedded local Spark."""
         started = time.time()
-        compiled = self.compile(base=base)
-        target = self.write(compiled)
-        if executor is None and thrift is None:  # a bad output fails before Spark starts
-            preflight(compiled, base or Path.cwd())
+        base = base or Path.cwd()
+        model = self.load()  # a pipeline that does not load names no target folder
+        compiled: Compiled | None = None
+        partial: dict = {}
+        try:
+            compiled = self.compile(model, base)
+            target = self.write(compiled)
+            if executor is None and thrift is None:  # a bad output fails before Spark starts
+                preflight(compiled, base)
+            result = self._execute(compiled, executor, thrift, base, progress, partial)
+        except BaseException as exc:  # every failed run is recorded, then reported
+            try:
+                write_failed_run_results(model.name, exc, self.out_dir / safe_name(model.name),
+                                         started, compiled, partial)
+            except OSError:
+                pass  # the failure itself is what the command reports
+            raise
+        write_run_results(compiled, result, target, started)
+        return result
+
+    @staticmethod
+    def _execute(compiled: Compiled, executor: Executor | None, thrift: ThriftTarget | None,
+                 base: Path, progress, partial: dict) -> RunResult:
         if executor is None and thrift is not None:
             from clinker_sql.runtime.thrift import ThriftExecutor
 
             with ThriftExecutor(thrift) as session:
-                result = run_compiled(compiled, session, base or Path.cwd(), progress)
-            write_run_results(compiled, result, target, started)
-            return result
+                return run_compiled(compiled, session, base, progress, partial)
         if executor is None:
             from clinker_sql.runtime.local import LocalSparkExecutor
 
             executor = LocalSparkExecutor()
-        result = run_compiled(compiled, executor, base or Path.cwd(), progress)
-        write_run_results(compiled, result, target, started)
-        return result
+        return run_compiled(compiled, executor, base, progress, partial)
 
     def target_dir(self, compiled: Compiled) -> Path:
         return self.out_dir / safe_name(compiled.pipeline)

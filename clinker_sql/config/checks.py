@@ -7,13 +7,20 @@ allows), which every later pass uses.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+import os
+import re
+import stat
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
 
 from clinker_sql.config import model as m
-from clinker_sql.diagnostics import Diagnostic, DiagnosticError, fail
+from clinker_sql.config.limits import check_path_length
+from clinker_sql.diagnostics import Diagnostic, DiagnosticError, Location, fail
 
 
-def check_pipeline(p: m.Pipeline) -> tuple[list[m.Node], list[Diagnostic]]:
+def check_pipeline(p: m.Pipeline, base: Path | None = None
+                   ) -> tuple[list[m.Node], list[Diagnostic]]:
+    """`base`: the folder relative paths resolve against (None: no file is looked at)."""
     warnings: list[Diagnostic] = list(p.warnings)
     by_name: dict[str, m.Node] = {}
     lower: dict[str, str] = {}
@@ -34,7 +41,7 @@ def check_pipeline(p: m.Pipeline) -> tuple[list[m.Node], list[Diagnostic]]:
             _check_ref(node, ref, by_name)
         if isinstance(node, m.SourceNode):
             _check_correlation_key(node)
-    _check_paths(p)
+    _check_paths(p, base)
     _check_outputs(p)
     _check_dlq_limits(p, by_name)
     _check_log_events(p)
@@ -183,24 +190,121 @@ def _check_ref(node: m.Node, ref: m.Ref, by_name: dict[str, m.Node]) -> None:
         raise fail("E004", f"'{ref}': node '{producer.name}' has no ports", ref.loc)
 
 
-def _check_paths(p: m.Pipeline) -> None:
-    """E-SEC-001 (Clinker's security::validate_path): a source or sink path with a `..`
-    component, an encoded one (`%2e%2e`) or a NUL byte is refused, whatever it names."""
+ALLOW_ABSOLUTE_ENV = "CLINKER_ALLOW_ABSOLUTE_PATHS"  # Clinker's: set (to anything) allows
+
+
+def absolute_paths_allowed(flag: bool, environ: Mapping[str, str]) -> bool:
+    """Clinker's permission for absolute paths: `--allow-absolute-paths`, or its
+    environment variable set to any value (`flag || env::var(..).is_ok()` in Clinker)."""
+    return flag or ALLOW_ABSOLUTE_ENV in environ
+
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")  # file:, hdfs:, s3a: (Hadoop's URIs)
+
+
+def path_fault(raw: str, allow_absolute: bool) -> str | None:
+    """Why Clinker's security::validate_path refuses `raw`, in its order: a NUL byte, an
+    encoded `..`, a `..` component, then an absolute path unless allowed. A path naming a
+    URI scheme (Spark reads `file:/etc/x` wherever it points) counts as absolute."""
+    if "\0" in raw:
+        return "contains a null byte"
+    if "%2e%2e" in raw.lower():
+        return "contains encoded directory traversal"
+    if ".." in raw.replace("\\", "/").split("/"):
+        return "contains directory traversal (..)"
+    if not allow_absolute and (raw.startswith("/") or _SCHEME.match(raw)):
+        return "is absolute, which is not allowed"
+    return None
+
+
+def check_path(raw: str, what: str, loc: Location | None, allow_absolute: bool) -> None:
+    """E-SEC-001 for one path of the pipeline (`what` names the field), before anything
+    reads or writes it."""
+    why = path_fault(raw, allow_absolute)
+    if why is None:
+        check_path_length(raw, what, loc)  # CS064, before the file system refuses it
+    if why is not None:
+        raise fail("E-SEC-001", f"{what}: path {why}: {shown(raw)}", loc,
+                   "use --allow-absolute-paths (or set CLINKER_ALLOW_ABSOLUTE_PATHS) to allow "
+                   "absolute paths" if why.startswith("is absolute") else
+                   "name the file by a path below the folder the pipeline runs in")
+
+
+def shown(text: str, limit: int = 200) -> str:
+    """A path, name or text read from a file, for a message: quoted, every control
+    character escaped, and cut after `limit` characters."""
+    return repr(text if len(text) <= limit else text[:limit]) + ("..." if len(text) > limit
+                                                                 else "")
+
+
+def _pipeline_paths(p: m.Pipeline) -> Iterator[tuple[str, str, Location | None]]:
+    """Every file path the pipeline names, with what it is and where: source matchers,
+    sink paths (a fan-out's template too), the DLQ paths."""
     for node in p.nodes:
         if isinstance(node, m.SourceNode):
-            paths = node.config.paths
-        elif isinstance(node, m.SinkNode):
-            paths = (node.config.path,)
-        else:
-            continue
-        for raw in paths:
-            why = ("contains a null byte" if "\0" in raw else
-                   "contains encoded directory traversal" if "%2e%2e" in raw.lower() else
-                   "contains directory traversal (..)"
-                   if ".." in raw.replace("\\", "/").split("/") else None)
-            if why is not None:
-                raise fail("E-SEC-001", f"{node.kind} '{node.name}': path {why}: {raw!r}",
-                           node.loc, "name the file by a path below the pipeline's folder")
+            for raw in node.config.paths:
+                yield raw, f"source '{node.name}'", node.loc
+        elif isinstance(node, m.SinkNode) and not node.config.table:
+            cfg = node.config
+            yield cfg.path, f"sink '{node.name}'", cfg.path_loc
+            if cfg.fan_out is not None:
+                yield cfg.fan_out.template, f"sink '{node.name}'", cfg.path_loc
+    dlq = p.error_handling.dlq
+    if dlq is not None:
+        if dlq.path is not None:
+            yield dlq.path, "error_handling.dlq.path", dlq.loc
+        for src, limit in dlq.per_source:
+            if limit.path is not None:
+                yield limit.path, f"error_handling.dlq.per_source.{src}.path", limit.loc
+
+
+def _check_paths(p: m.Pipeline, base: Path | None) -> None:
+    """E-SEC-001 (Clinker's security::validate_path) for every path of the pipeline: a
+    `..` component, an encoded one (`%2e%2e`), a NUL byte, or an absolute path unless
+    allowed (`Pipeline.allow_absolute_paths`). With the folder relative paths resolve
+    against (`base`), as Clinker does: a path that exists may not lead out of it through
+    a symlink unless absolute paths are allowed, and a source may not name a FIFO, a
+    socket or a device (CS108), which reading its header would block on or never end."""
+    allow = p.allow_absolute_paths
+    for raw, what, loc in _pipeline_paths(p):
+        check_path(raw, what, loc, allow)
+    if base is None:
+        return
+    for raw, what, loc in _pipeline_paths(p):
+        check_symlink(raw, what, loc, base, allow)
+    for node in p.nodes:
+        if isinstance(node, m.SourceNode) and node.config.path_kind != "glob":
+            for raw in node.config.paths:
+                check_regular(os.path.join(base, raw), f"source '{node.name}'", raw,
+                               node.loc)
+
+
+def check_symlink(raw: str, what: str, loc: Location | None, base: Path | str,
+                  allow_absolute: bool) -> None:
+    """E-SEC-001 (Clinker's symlink-escape check): a path that exists, resolved against
+    `base`, may not lead out of `base` unless absolute paths are allowed."""
+    full = os.path.join(base, raw)
+    if allow_absolute or not os.path.exists(full):
+        return
+    if not _under(os.path.realpath(full), os.path.realpath(base)):
+        raise fail("E-SEC-001", f"{what}: path leads out of the working folder through a "
+                   f"symlink: {shown(raw)}", loc, "use --allow-absolute-paths (or set "
+                   "CLINKER_ALLOW_ABSOLUTE_PATHS) to allow it")
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def check_regular(full: str | Path, what: str, raw: str, loc: Location | None) -> None:
+    """CS108: a path to read that exists and is neither a regular file nor a folder."""
+    try:
+        mode = os.stat(full).st_mode
+    except (OSError, ValueError):
+        return  # no such file: E216 when the run lists its files
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise fail("CS108", f"{what}: path {shown(raw)} is not a regular file (a FIFO, a "
+                   "socket or a device)", loc, "name a file of records")
 
 
 def _check_correlation_key(node: m.SourceNode) -> None:

@@ -6,6 +6,8 @@ file before Spark starts (E216, runtime/runner.py::preflight)."""
 from __future__ import annotations
 
 import glob
+import os
+import stat
 from pathlib import Path
 
 
@@ -32,3 +34,29 @@ def relative(path: Path, base: Path) -> str:
         return str(path.relative_to(base))
     except ValueError:
         return str(path)
+
+
+def read_head(path: Path, limit: int) -> bytes | None:
+    """At most `limit` bytes from the start of `path`, or None when it cannot be read or is
+    not a regular file. Opened without blocking, so that a FIFO or a device the path turns
+    out to be (after the config checks, config/checks.py) cannot hang the compiler."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks: list[bytes] = []
+        left = limit
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 16))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)

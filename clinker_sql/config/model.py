@@ -355,6 +355,9 @@ class Pipeline:
     error_handling: ErrorHandling = ErrorHandling()
     vars: tuple[VarDecl, ...] = ()
     warnings: tuple[Any, ...] = field(default=(), compare=False)
+    # absolute paths (and URIs) are refused (E-SEC-001) unless the loader was told to
+    # allow them (--allow-absolute-paths or CLINKER_ALLOW_ABSOLUTE_PATHS, as in Clinker)
+    allow_absolute_paths: bool = False
 
     def node(self, name: str) -> Node:
         for n in self.nodes:

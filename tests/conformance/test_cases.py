@@ -157,7 +157,7 @@ def test_case(case: Path, executor, tmp_path):
     text = (work / "pipeline.yaml").read_text(encoding="utf-8")
     (work / "pipeline.yaml").write_text(re.sub(r"(?<=[\s\"'\[,])\./", f"{work}/", text),
                                         encoding="utf-8")
-    project = Project(work / "pipeline.yaml", work / "target")
+    project = Project(work / "pipeline.yaml", work / "target", allow_absolute_paths=True)
     if meta.get("expect_failure"):
         with pytest.raises(DiagnosticError) as info:
             project.run(executor=executor, base=work)

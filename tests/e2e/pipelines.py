@@ -44,16 +44,22 @@ def write_case(tmp_path: Path, yaml_text: str, files: dict[str, str]) -> Path:
     return pipeline
 
 
+def project(pipeline: Path, out_dir: Path = Path("target")) -> Project:
+    """The Project of a test pipeline. Its files are named by absolute paths (see above),
+    which a pipeline may hold only when allowed explicitly (else E-SEC-001)."""
+    return Project(pipeline, out_dir, allow_absolute_paths=True)
+
+
 def run(executor, tmp_path: Path, yaml_text: str, files: dict[str, str]) -> Run:
     pipeline = write_case(tmp_path, yaml_text, files)
-    result = Project(pipeline, tmp_path / "target").run(executor=executor, base=tmp_path)
+    result = project(pipeline, tmp_path / "target").run(executor=executor, base=tmp_path)
     return Run(result, tmp_path)
 
 
 def run_fails(executor, tmp_path: Path, yaml_text: str, files: dict[str, str]):
     pipeline = write_case(tmp_path, yaml_text, files)
     with pytest.raises(DiagnosticError) as info:
-        Project(pipeline, tmp_path / "target").run(executor=executor, base=tmp_path)
+        project(pipeline, tmp_path / "target").run(executor=executor, base=tmp_path)
     return info.value
 
 

@@ -6,10 +6,10 @@ the groups are counted as ever."""
 
 from __future__ import annotations
 
-from clinker_sql.project import Project
 from clinker_sql.runtime.runner import sketch_max
 
-from .pipelines import dlq, pipeline, run, sink, source, step, transform, write_case
+from .pipelines import (dlq, pipeline, project, run, sink, source, step, transform,
+                        write_case)
 
 ROUTE = """
   - type: route
@@ -38,7 +38,7 @@ def _big(r) -> dict:
 
 
 def _bound(tmp_path, text: str) -> dict | None:
-    compiled = Project(write_case(tmp_path, text, {}), tmp_path / "target").compile()
+    compiled = project(write_case(tmp_path, text, {}), tmp_path / "target").compile()
     (big,) = [s for s in compiled.statements
               if s.kind == "checkpoint" and s.name == "$pipeline.ck_big"]
     return big.meta.get("bound")

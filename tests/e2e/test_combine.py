@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from clinker_sql.diagnostics import DiagnosticError
-from clinker_sql.project import Project
+
+from .pipelines import project
 
 ORDERS = "order_id,product_id,quantity\nORD-1,PROD-A,5\nORD-2,PROD-B,3\nORD-3,PROD-X,7\n"
 PRODUCTS = "product_id,product_name\nPROD-A,Widget\nPROD-B,Gadget\nPROD-A,WidgetV2\n"
@@ -64,7 +65,7 @@ def pipeline(tmp: Path, *nodes: str, strategy: str = "fail_fast") -> Path:
 
 def run(tmp: Path, executor, *nodes: str, strategy: str = "fail_fast"):
     file = pipeline(tmp, *nodes, strategy=strategy)
-    return Project(file, tmp / "target").run(executor=executor, base=tmp)
+    return project(file, tmp / "target").run(executor=executor, base=tmp)
 
 
 def rows(path: Path) -> list[dict[str, str]]:
@@ -164,7 +165,7 @@ def test_residual_and_range_conditions(tmp_path, executor, ranges, expected):
                 "emit order_id = o.order_id\nemit label = b.label", propagate_ck="driver"),
         sink(tmp_path, "result", "banded"))
     assert table(tmp_path / "out" / "result.csv", "order_id", "label") == expected
-    warned = [w.code for w in Project(tmp_path / "pipeline.yaml", tmp_path / "t2").compile()
+    warned = [w.code for w in project(tmp_path / "pipeline.yaml", tmp_path / "t2").compile()
               .warnings]
     assert warned == (["CS050"] if ranges.count(" and ") == 1 else [])
 
@@ -446,7 +447,7 @@ def test_merged_rows_are_never_spared_by_source_narrowing(tmp_path, executor):
 
 def _compile_error(tmp: Path, *nodes: str) -> str:
     with pytest.raises(DiagnosticError) as info:
-        Project(pipeline(tmp, *nodes), tmp / "target").compile()
+        project(pipeline(tmp, *nodes), tmp / "target").compile()
     return info.value.diagnostics[0].code
 
 

@@ -4,8 +4,7 @@ turns that position into the driver's row number too (`$ref.order`, `$ref.row`).
 
 from __future__ import annotations
 
-from clinker_sql.project import Project
-
+from .pipelines import project
 from .test_combine import combine, rows, sink, table
 
 DRIVER = {"a.csv": "id,cust,amt\n1,c1,10\n2,c2,xx\n", "b.csv": "id,cust,amt\n3,c1,oops\n4,c3,7\n"}
@@ -52,8 +51,8 @@ nodes:
 def _run(tmp, executor, on_miss: str = "skip"):
     path = tmp / "pipeline.yaml"
     path.write_text(_pipeline(tmp, on_miss), encoding="utf-8")
-    project = Project(path, tmp / "target")
-    return project.compile(), project.run(executor=executor, base=tmp)
+    case = project(path, tmp / "target")
+    return case.compile(), case.run(executor=executor, base=tmp)
 
 
 def test_build_entries_name_the_driver_rows_number(tmp_path, executor):
@@ -77,7 +76,7 @@ def test_on_miss_error_keeps_the_numbers_from_the_start(tmp_path):
     # its E319 message names the driver row before anything is written
     path = tmp_path / "pipeline.yaml"
     path.write_text(_pipeline(tmp_path, on_miss="error"), encoding="utf-8")
-    compiled = Project(path, tmp_path / "target").compile()
+    compiled = project(path, tmp_path / "target").compile()
     assert any(s.kind == "checkpoint" and s.name == "drv.offsets" for s in compiled.statements)
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import pytest
 
 from clinker_sql.codegen.records_copy import _selects_row_wise
-from clinker_sql.project import Project
 
-from .pipelines import dlq, pipeline, route, run, sink, source, step, transform, write_case
+from .pipelines import (dlq, pipeline, project, route, run, sink, source, step, transform,
+                        write_case)
 
 
 class _NoCounting:
@@ -112,7 +112,7 @@ def test_an_overflow_in_a_clean_run_is_counted_by_the_first_pass(executor, tmp_p
 
 
 def _checkpoints(tmp_path, text: str) -> list[str]:
-    compiled = Project(write_case(tmp_path, text, {}), tmp_path / "target").compile()
+    compiled = project(write_case(tmp_path, text, {}), tmp_path / "target").compile()
     return [s.name for s in compiled.statements if s.kind == "checkpoint"]
 
 

@@ -4,9 +4,7 @@ pass; a run with some computes the same entries as ever."""
 
 from __future__ import annotations
 
-from clinker_sql.project import Project
-
-from .pipelines import dlq, pipeline, run, sink, source, transform, write_case
+from .pipelines import dlq, pipeline, project, run, sink, source, transform, write_case
 
 CHAIN = pipeline(
     source("src", "id, x"),
@@ -33,7 +31,7 @@ def _checkpoints(r) -> list[str]:
 
 
 def test_a_fused_chain_is_witnessed_by_its_carry(tmp_path):
-    compiled = Project(write_case(tmp_path, CHAIN, CLEAN), tmp_path / "target").compile()
+    compiled = project(write_case(tmp_path, CHAIN, CLEAN), tmp_path / "target").compile()
     assert compiled.dlq_witnesses == {"half.carry": "NOT `$dlq` IS NULL"}
     assert compiled.dlq_witnessed == {"half.failed": ["half.carry", "NOT `$dlq` IS NULL"]}
     after = [s.name for s in compiled.statements if s.meta.get("after_writes")]
@@ -86,13 +84,13 @@ def _window_runs(executor, tmp_path, text: str):
 
 
 def test_unfused_error_views_are_witnessed_by_the_views_the_write_reads(executor, tmp_path):
-    compiled = Project(write_case(tmp_path, WINDOW, {}), tmp_path / "target").compile()
+    compiled = project(write_case(tmp_path, WINDOW, {}), tmp_path / "target").compile()
     assert set(compiled.dlq_witnesses) == {"src.rows", "w.eval"}
     _window_runs(executor, tmp_path, WINDOW)
 
 
 def test_a_window_fused_with_its_source_is_witnessed_by_its_carry(executor, tmp_path):
-    compiled = Project(write_case(tmp_path, FUSED_WINDOW, {}), tmp_path / "target").compile()
+    compiled = project(write_case(tmp_path, FUSED_WINDOW, {}), tmp_path / "target").compile()
     assert set(compiled.dlq_witnesses) == {"w.carry"}
     failing = _window_runs(executor, tmp_path, FUSED_WINDOW)
     side = [t for t in failing.result.timings
@@ -104,7 +102,7 @@ def test_correlated_outputs_need_the_dlq_first(tmp_path):
     text = pipeline(source("src", "id, k, x", "k"),
                     transform("parse", "src", "emit n = x.to_int()"),
                     sink("out", "parse"), name="correlated")
-    compiled = Project(write_case(tmp_path, text, {}), tmp_path / "target").compile()
+    compiled = project(write_case(tmp_path, text, {}), tmp_path / "target").compile()
     assert compiled.dlq_witnesses == {}
     assert not any(s.meta.get("after_writes") for s in compiled.statements)
 
@@ -156,7 +154,7 @@ CUSTOMERS = "cust,name,tier\nc1,Ann,1\nc2,Bob,2\n"
 
 
 def test_a_combine_is_witnessed_on_its_driver_and_build_copy(executor, tmp_path):
-    compiled = Project(write_case(tmp_path, COMBINE, {}), tmp_path / "target").compile()
+    compiled = project(write_case(tmp_path, COMBINE, {}), tmp_path / "target").compile()
     assert set(compiled.dlq_witnesses) == {"orders", "customers.rows"}  # orders: no typed column
     for case in ("clean", "failing", "build"):
         (tmp_path / case).mkdir()
@@ -191,7 +189,7 @@ def _emptied(r) -> list[str]:
 def test_only_the_error_views_that_met_rows_are_computed(executor, tmp_path):
     """A source type error and no window error: the window's error view (a shuffle of every
     row) is defined as empty before the DLQ's pass; the entries are the same."""
-    compiled = Project(write_case(tmp_path, WINDOW, {}), tmp_path / "target").compile()
+    compiled = project(write_case(tmp_path, WINDOW, {}), tmp_path / "target").compile()
     window_errors = next(e for e, (w, _) in compiled.dlq_witnessed.items() if w == "w.eval")
     (tmp_path / "source").mkdir()
     (tmp_path / "window").mkdir()

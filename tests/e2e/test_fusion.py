@@ -8,9 +8,8 @@ it failed, with that node's input record; a filtered row is neither written nor 
 from __future__ import annotations
 
 from clinker_sql.codegen.artifacts import statement_text
-from clinker_sql.project import Project
 
-from .pipelines import dlq, pipeline, run, sink, source, step, transform, write_case
+from .pipelines import dlq, pipeline, project, run, sink, source, step, transform, write_case
 
 CHAIN = """
 pipeline:
@@ -70,7 +69,7 @@ ROWS = {"in.csv": """
 
 
 def test_chain_is_fused_into_one_materialized_evaluation(tmp_path):
-    compiled = Project(write_case(tmp_path, CHAIN, ROWS), tmp_path / "target").compile()
+    compiled = project(write_case(tmp_path, CHAIN, ROWS), tmp_path / "target").compile()
     checkpoints = [s.name for s in compiled.statements if s.kind == "checkpoint"]
     assert "share.failed" in checkpoints
     views = {s.name: s for s in compiled.statements if s.kind == "view"}
@@ -116,7 +115,7 @@ RETRACTING_ROWS = {"o.csv": "order_id,dept,amount\nO1,HR,10\nO2,ENG,1\nO3,HR,x\n
 
 
 def test_retraction_pipeline_fuses_the_chain_before_its_aggregate(tmp_path):
-    compiled = Project(write_case(tmp_path, RETRACTING, RETRACTING_ROWS),
+    compiled = project(write_case(tmp_path, RETRACTING, RETRACTING_ROWS),
                        tmp_path / "target").compile()
     views = {s.name: s for s in compiled.statements if s.kind == "view"}
     assert views["o.errors"].reads == views["check.errors"].reads == ("check.failed",)

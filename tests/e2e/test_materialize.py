@@ -7,9 +7,8 @@ would parse them, and its rows keep their numbers either way."""
 from __future__ import annotations
 
 from clinker_sql.codegen.materialize import MAX_PARSES
-from clinker_sql.project import Project
 
-from .pipelines import dlq, pipeline, route, run, sink, source, transform, write_case
+from .pipelines import dlq, pipeline, project, route, run, sink, source, transform, write_case
 
 ROUTE = route("by_region", "validate", "abroad", 'region == "intl"', "home")
 
@@ -29,7 +28,7 @@ ROWS = {"src.csv": """
 
 
 def test_route_over_a_transform_materializes_the_transform(tmp_path):
-    compiled = Project(write_case(tmp_path, ROUTED, ROWS), tmp_path / "target").compile()
+    compiled = project(write_case(tmp_path, ROUTED, ROWS), tmp_path / "target").compile()
     checkpoints = {s.name: s.header for s in compiled.statements if s.kind == "checkpoint"}
     assert "validate.carry" in checkpoints and "by_region.eval" not in checkpoints
     assert "by_region" in checkpoints["validate.carry"]  # the header says why
@@ -69,7 +68,7 @@ FILES = {  # b.csv is the larger file: Spark reads it first, the numbering still
 def test_source_copy_only_when_many_scans_read_it(tmp_path):
     def copies(text: str, case: str) -> dict[str, str]:
         (tmp_path / case).mkdir()
-        compiled = Project(write_case(tmp_path / case, text, FILES),
+        compiled = project(write_case(tmp_path / case, text, FILES),
                            tmp_path / case / "target").compile()
         return {s.name: s.header for s in compiled.statements if s.kind == "checkpoint"}
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 import pytest
 
 from clinker_sql.codegen import numbering
-from clinker_sql.project import Project
 
-from .pipelines import dlq, pipeline, run, sink, transform, write_case
+from .pipelines import dlq, pipeline, project, run, sink, transform, write_case
 
 
 def _glob_source(columns: str) -> str:
@@ -108,7 +107,7 @@ def test_cxl_reading_source_row_keeps_the_numbers(executor, tmp_path):
     text = pipeline(_glob_source("id, q: int, x"),
                     transform("at", "src", "emit r = $source.row"),
                     sink("out", "at"), name="reads_row")
-    compiled = Project(write_case(tmp_path, text, _files(bad=False)),
+    compiled = project(write_case(tmp_path, text, _files(bad=False)),
                        tmp_path / "target").compile()
     assert "src.files" not in [s.name for s in compiled.statements]
     r = run(executor, tmp_path, text, _files(bad=False))

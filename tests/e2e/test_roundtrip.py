@@ -15,9 +15,9 @@ import io
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clinker_sql.project import Project
 from tests.cxl.test_roundtrip import COLUMN, IDENT, TEXT, pipeline_yaml
 from tests.e2e.compare import read_csv
+from tests.e2e.pipelines import project
 
 
 
@@ -37,7 +37,7 @@ def run_case(executor, work, ident: str, column: str, literal: str,
     yaml = pipeline_yaml(ident, column, literal).replace("path: in.csv", f"path: {work}/in.csv")
     yaml = yaml.replace("path: out.csv", f"path: {work}/out/out.csv")
     (work / "pipeline.yaml").write_text(yaml, encoding="utf-8")
-    result = Project(work / "pipeline.yaml", work / "target").run(executor=executor, base=work)
+    result = project(work / "pipeline.yaml", work / "target").run(executor=executor, base=work)
     assert result.exit_code == 0
     return read_csv(work / "out" / "out.csv")
 

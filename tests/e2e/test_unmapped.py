@@ -4,11 +4,10 @@ record's own columns; never in the DLQ, never through an aggregate."""
 
 from __future__ import annotations
 
-from clinker_sql.project import Project
-
 from .pipelines import (
     dlq,
     pipeline,
+    project,
     route,
     run,
     run_fails,
@@ -79,10 +78,10 @@ def test_an_aggregate_drops_them(executor, tmp_path):
 
 def test_the_compiled_source_names_them(tmp_path):
     text = pipeline(source("orders", "id, qty: int"), sink("out", "orders"))
-    compiled = Project(write_case(tmp_path, text, {"orders.csv": ORDERS})).compile(
+    compiled = project(write_case(tmp_path, text, {"orders.csv": ORDERS})).compile(
         base=tmp_path)
     split = next(s for s in compiled.statements if s.name == "orders.split")
-    assert "$widened (on_unmapped: auto_widen): region, note" in split.header
+    assert "$widened (on_unmapped: auto_widen): `region`, `note`" in split.header
     assert "`$unmapped.0`" in split.sql
 
 
