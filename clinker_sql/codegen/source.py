@@ -9,7 +9,15 @@ from pathlib import Path
 
 from sqlglot import exp
 
-from clinker_sql.codegen import fusion, multi_value, numbering, source_order, unmapped
+from clinker_sql.codegen import (
+    fusion,
+    input_bytes,
+    input_files,
+    multi_value,
+    numbering,
+    source_order,
+    unmapped,
+)
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import dlq_select
@@ -57,11 +65,16 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     selected = _selected_files(ctx, node, files)
     discovery = {DISCOVERY: {"source": node.name, "kind": cfg.path_kind,
                              "paths": list(cfg.paths), "on_no_match": cfg.files.on_no_match}}
-    if selected == []:  # on_no_match warn or skip, and no file: a source of no rows
+    in_order = None if files is None else _read_order(cfg, files)
+    # every file has no record (0 bytes, blank lines): no rows (input_files.py)
+    empty = selected != [] and input_files.all_empty(cfg, in_order)
+    if selected == [] or empty:  # on_no_match warn or skip, and no file: a source of no rows
         ctx.add(Statement("view", node.name, raw, f"CREATE OR REPLACE TEMPORARY VIEW "
                           f"{ident(raw)} AS {sql(_no_rows(cfg))}",
-                          header=f"source {node.name}: no file matched (files.on_no_match: "
-                                 f"{cfg.files.on_no_match}): no rows", meta=discovery))
+                          header=f"source {node.name}: " + (
+                              "its files have no record: no rows" if empty else
+                              f"no file matched (files.on_no_match: "
+                              f"{cfg.files.on_no_match}): no rows"), meta=discovery))
     else:
         read = cfg if selected is None else replace(cfg, paths=tuple(selected))
         ctx.add(Statement("view", node.name, raw, render(
@@ -72,15 +85,16 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
             meta=discovery))
 
     physical = _physical(cfg)
-    in_order = None if files is None else _read_order(cfg, files)
     keys = unmapped.json_keys(cfg, in_order)  # a JSON source's, with nested paths
     # its first file's header (Clinker's schema), or a JSON source's flattened fields
     header = unmapped.header(cfg, in_order) or unmapped.leaves(keys)
     unmapped.reject_check(ctx, node, header)  # on_unmapped: reject
-    unmapped.mismatch_check(ctx, node, in_order, header, ctx.base)  # E217: one header
+    # CS109 bytes not UTF-8, CS110 no header, E217 another schema: as each file is opened
+    input_files.files_check(ctx, node, in_order, ctx.base)
     widened = unmapped.undeclared(cfg, header)  # carried in `$widened` (unmapped.py)
     # declared, not in the file: null
-    missing = unmapped.absent(cfg, header if keys is None else list(keys))
+    missing = {c.name for c in cfg.schema} if empty else \
+        unmapped.absent(cfg, header if keys is None else list(keys))
     extra = [unmapped.raw_name(i) for i in range(len(widened))]
     columns = Sql(",\n    ".join(
         [f"{sql(_split_value(p, c, cfg.format, missing, keys))} AS {ident(c.name)}"
@@ -92,7 +106,7 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     where = "fields of its records" if keys is not None else \
         "columns in the header of its first file"
     found = (f"; undeclared {where}, carried in $widened (on_unmapped: auto_widen): "
-             f"{', '.join(widened)}") if widened else ""
+             f"{', '.join(ident(h) for h in widened)}") if widened else ""
     if missing:
         found += ("; declared columns its files lack, read as null: " +
                   ", ".join(c.name for c in cfg.schema if c.name in missing))
@@ -120,6 +134,9 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     if cfg.correlation_key:  # sketched while counted (correlation._sketch_bound)
         counted[numbering.CK_SKETCH] = S.to_sql(_ck_text(cfg, dict(
             (c.name, value) for c, value in typed)))
+    if selected != [] and not empty and cfg.format == "csv" and input_files.utf8(cfg):
+        _utf8_check(ctx, node, read, header, widened, in_order, rows, counted,
+                    [c.name for c in cfg.schema if c.name not in missing] + extra)
     ctx.add(Statement("view", node.name, total, render(
         "source_total.sql.j2", view=ident(total), offsets=ident(offsets)),
         header=f"source {node.name}: the rows read (run summary)", meta=counted))
@@ -162,6 +179,30 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         header=f"source {node.name}: DLQ entries for values that violate the declared type",
         meta=counted_in(rows, sql(any_bad))))
     return relation
+
+
+def _utf8_check(ctx: Context, node: m.SourceNode, read: m.SourceConfig,
+                header: list[str] | None, widened: tuple[str, ...],
+                in_order: list[Path] | None, rows: str, counted: dict,
+                columns: list[str]) -> None:
+    """The run's check that a CSV source read as UTF-8 holds no bytes that are not UTF-8
+    (codegen/input_bytes.py); gated by its rows holding U+FFFD (`counted`, the meta of its
+    total) when they carry every column of its files."""
+    cfg = node.config
+    path = dict(_options(read))["path"]
+    input_bytes.compile_check(ctx, node.name, path, _file_path(_fixed_path(cfg), S.col("$file")),
+                              cfg.files.desc, rows)
+    if cfg.csv.has_header:
+        carried = header is not None and all(
+            h in unmapped.declared(cfg) or h in widened for h in header)
+    else:  # the first file's record no wider than the schema (the others: E217)
+        try:
+            first = input_files.schema_of(in_order[0], cfg) if in_order else None
+        except input_files.NotDecodable:
+            first = None
+        carried = first is not None and len(first) <= len(cfg.schema)
+    if carried:
+        counted[input_bytes.SUSPECT] = input_bytes.suspect(columns)
 
 
 def _selected_files(ctx: Context, node: m.SourceNode, found: list[Path] | None

@@ -13,15 +13,15 @@ compiled source's header.
 
 from __future__ import annotations
 
-import csv
 import json
 from pathlib import Path
 
 from sqlglot import exp
 
+from clinker_sql.codegen import input_files
 from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.plan import WIDENED, Statement
-from clinker_sql.config.discovery import relative
+from clinker_sql.config.discovery import read_head
 from clinker_sql.config import model as m
 
 RAW = "$unmapped."  # the split view's raw text of an undeclared column, by its index
@@ -82,8 +82,11 @@ def leaves(keys: dict[str, str] | None) -> list[str] | None:
 
 
 def _json_records(path: Path, ndjson: bool) -> list[dict] | None:
+    raw = read_head(path, JSON_READ_MAX_BYTES + 1)  # a regular file's start, or None
+    if raw is None or len(raw) > JSON_READ_MAX_BYTES:
+        return None
     try:
-        text = path.read_text(encoding="utf-8")
+        text = raw.decode("utf-8")
         if ndjson:
             data = [json.loads(line) for line in text.splitlines() if line.strip()]
         else:
@@ -121,33 +124,13 @@ def reject_check(ctx, node: m.SourceNode, header: list[str] | None) -> None:
     check = exp.select(exp.alias_(S.string(detail), "detail"))
     ctx.add(Statement("check", node.name, f"{node.name}.undeclared", S.to_sql(check),
                       header=f"source {node.name}: on_unmapped: reject, and its header has "
-                             f"undeclared columns ({', '.join(extra)})",
+                             f"undeclared columns ({_quoted(extra)})",
                       meta={"code": "CS105"}))
 
 
-def mismatch_check(ctx, node: m.SourceNode, files: list[Path] | None,
-                   first: list[str] | None, base: Path) -> None:
-    """A CSV source whose files' headers differ: Clinker takes the schema from its first
-    file and fails the run at the first file whose column names (or their count) differ
-    (E217, a format error: exit 4). Spark's reader would map such a file's columns by
-    position under the first header. `files` in Clinker's reading order (relative to
-    `base`), `first` the header of the first (`header`); a file whose header cannot be
-    read is left to the scan."""
-    if not files or len(files) < 2 or first is None or node.config.format != "csv" or \
-            not node.config.csv.has_header:
-        return
-    for path in files[1:]:
-        other = _header(path, node.config.csv)
-        if other is None or other == first:
-            continue
-        detail = (f'source "{node.name}": multi-file source: schema mismatch at file '
-                  f'"{relative(path, base)}": expected columns {first}, got {other}')
-        check = exp.select(exp.alias_(S.string(detail), "detail"))
-        ctx.add(Statement("check", node.name, f"{node.name}.headers", S.to_sql(check),
-                          header=f"source {node.name}: the header of {path.name} differs "
-                                 f"from that of {files[0].name}, its first file",
-                          meta={"code": "E217"}))
-        return
+def _quoted(names: list[str]) -> str:
+    """Names read from a file, for a comment: each as a quoted identifier."""
+    return ", ".join(S.to_sql(S.ident(n)) for n in names)
 
 
 def undeclared(cfg: m.SourceConfig, header: list[str] | None) -> tuple[str, ...]:
@@ -179,12 +162,12 @@ def path(name: str) -> exp.Expression:
 
 
 def _header(path: Path, o: m.CsvOptions) -> list[str] | None:
-    # a byte-order mark is not part of the first name (Spark's reader drops it too)
-    encoding = "utf-8-sig" if o.encoding in ("utf-8", "utf8") else "latin-1"
+    """The first record of a CSV file (input_files.py, `first_row`): its header; [] when
+    it has none (an empty file); None when it is not read here or does not decode (the
+    file checks say so, input_files.py)."""
     try:
-        with open(path, encoding=encoding, newline="") as f:
-            return next(csv.reader(f, delimiter=o.delimiter, quotechar=o.quote_char), None)
-    except (OSError, UnicodeDecodeError, csv.Error):
+        return input_files.first_row(path, o)
+    except input_files.NotDecodable:
         return None
 
 

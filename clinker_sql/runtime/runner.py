@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import struct
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -22,6 +20,7 @@ from clinker_sql.codegen.compiler import EMPTY_PROPAGATION_KEY, EMPTY_PROPAGATIO
 from clinker_sql.codegen.correlation import BOUND
 from clinker_sql.codegen.dlq import EMPTY_REPORT, TRIGGERS_VIEW
 from clinker_sql.codegen.empty_dlq import AFTER_WRITES
+from clinker_sql.codegen.input_bytes import BYTES_CHECK, SUSPECT
 from clinker_sql.codegen.materialize import (
     BROADCAST,
     COUNTED_IN,
@@ -36,8 +35,18 @@ from clinker_sql.codegen.plan import DISCOVERY, Compiled, Statement
 from clinker_sql.codegen.prune import UNREAD
 from clinker_sql.codegen.split_write import SPLIT
 from clinker_sql.config.discovery import checkable, matched_files
-from clinker_sql.diagnostics import EXIT_DLQ, EXIT_EVAL, EXIT_IO, EXIT_OK, Diagnostic, fail
-from clinker_sql.runtime import dlq_rate, outputs
+from clinker_sql.diagnostics import (
+    EXIT_CONFIG,
+    EXIT_DLQ,
+    EXIT_EVAL,
+    EXIT_INTERRUPTED,
+    EXIT_IO,
+    EXIT_OK,
+    Diagnostic,
+    DiagnosticError,
+    fail,
+)
+from clinker_sql.runtime import dlq_rate, leftovers, outputs, signals
 from clinker_sql.runtime.executor import Executor, StatementFailed
 
 RUN_RESULTS_VERSION = "clinker-sql/run-results/v1"
@@ -69,7 +78,8 @@ def preflight(compiled: Compiled, base: Path, executor_keeps_tables: bool = Fals
               local_files: bool = True) -> None:
     """Cheap checks before Spark starts: every source matches a file (E216, as Clinker's
     discovery checks before anything else; `local_files`: the sources are on this
-    machine), every output folder exists and is writable."""
+    machine), every output can be written (its folder exists and is writable, and it is
+    not an existing folder: runtime/outputs.py, `check_target`)."""
     for stmt in compiled.statements if local_files else ():
         found = stmt.meta.get(DISCOVERY)
         if found and found["on_no_match"] == "error" and \
@@ -89,43 +99,60 @@ def preflight(compiled: Compiled, base: Path, executor_keeps_tables: bool = Fals
                            "with the run", hint="run it on a Spark Thrift server: "
                            "--target thrift://host:port (see `clinker-sql thrift-server`)")
             continue
-        parent = (base / stmt.meta["path"]).parent
-        if "fan_out" in stmt.meta and "{" in str(parent):
-            continue  # each file's folder is checked as its output is assembled
-        if not parent.is_dir():
-            raise fail("CS103", f"cannot write {stmt.meta['path']}: folder {parent} does not "
-                       "exist")
-        if not os.access(parent, os.W_OK):
-            raise fail("CS103", f"cannot write {stmt.meta['path']}: folder {parent} is not "
-                       "writable")
+        target = base / stmt.meta["path"]
+        if "fan_out" not in stmt.meta:
+            outputs.check_target(target, stmt.meta["path"])
+        elif "{" not in str(target.parent):  # else each file's folder is checked as its
+            outputs.check_folder(target.parent, stmt.meta["path"])  # output is assembled
 
 
 def run_compiled(compiled: Compiled, executor: Executor, base: Path,
-                 progress=None) -> RunResult:
+                 progress=None, partial: dict[str, Any] | None = None) -> RunResult:
+    """`partial`, when given, receives what the run got to (its `statements` timings, then
+    its `counts`), for the run results of a run that fails."""
     prepare = getattr(executor, "prepare", None)  # Thrift: absolute paths for the server
     if prepare is not None:
         compiled = prepare(compiled, base)
     preflight(compiled, base, getattr(executor, "keeps_tables", False),
               getattr(executor, "local_files", False))
+    leftovers.sweep(getattr(executor, "scratch_root", None))  # what killed runs left
     run = _Run(compiled, executor, base, _Timings(progress), progress)
+    if partial is not None:
+        partial["statements"] = run.timings
     try:
         run.define()
         run.check()
         counts = run.write()
+        if partial is not None:
+            partial["counts"] = counts
+        run.check_input_bytes()  # before anything is committed
         if compiled.strategy == "continue":  # before anything is committed
             run.check_after_writes()
             dlq_rate.check(compiled.dlq_limits, counts, compiled.sources)
-        _swap_tables(executor, run.tables)  # before the files: a failed swap leaves them
-        outputs.commit(run.pending)
+        with signals.deferred():  # a signal now waits for the commit's end
+            _swap_tables(executor, run.tables)  # before the files: a failed swap leaves them
+            outputs.commit(run.pending, run.files)
     except StatementFailed as exc:
         run.discard()
         raise _engine_failure(exc, compiled) from None
-    except BaseException:
-        run.discard()
+    except BaseException as exc:
+        with signals.deferred():  # a second Ctrl-C does not cut the cleanup short
+            if not isinstance(exc, Exception):  # a signal: stop Spark's jobs writing first
+                _cancel(executor)
+            run.discard()
         raise
     finally:
-        shutil.rmtree(run.views.scratch, ignore_errors=True)
+        run.files.remove()
     return _result(compiled, counts, run.timings)
+
+
+def _cancel(executor: Executor) -> None:
+    cancel = getattr(executor, "cancel", None)
+    if cancel is not None:
+        try:
+            cancel()
+        except Exception:  # noqa: BLE001 - best effort: the engine may be gone
+            pass
 
 
 def _constant_check(stmt: Statement) -> bool:
@@ -143,7 +170,11 @@ class _Run:
         self.writes = [s for s in compiled.statements if s.kind == "write"]
         self.tables = [s for s in self.writes if s.meta.get("format") == "table"]
         self.pending: list[outputs.PendingOutput] = []
-        self.views = _Views(executor, timings, _scratch_dir(executor), progress)
+        self.files = leftovers.RunFiles.create(getattr(executor, "scratch_root", None))
+        self.files.add(p for s in self.writes if "staging" in s.meta for p in (
+            base / s.meta["staging"],
+            *(() if "fan_out" in s.meta else (outputs.temp_path(base / s.meta["path"]),))))
+        self.views = _Views(executor, timings, str(self.files.scratch), progress)
         self.views.error_views = {s.name for s in compiled.statements if COUNTED_IN in s.meta}
         self.observe = getattr(executor, "observe", None)  # codegen/written.py, empty_dlq.py
         # the writes go first and tell whether the DLQ is empty (codegen/empty_dlq.py)
@@ -161,6 +192,9 @@ class _Run:
             for s in compiled.statements:
                 if s.kind == "checkpoint" and s.meta.get(BOUND):
                     self.views.sketches.update(s.meta[BOUND]["sketches"])
+        # and a UTF-8 source's rows holding U+FFFD (codegen/input_bytes.py)
+        self.views.suspects = {s.meta[OBSERVED]: s.meta[SUSPECT] for s in counted
+                               if s.meta.get(SUSPECT)}
 
     def define(self) -> None:
         for stmt in self.compiled.statements:
@@ -185,7 +219,8 @@ class _Run:
         """Coded checks (e.g. combine on_miss: error, E319), then fail_fast's."""
         for stmt in self.compiled.statements:
             if stmt.kind == "check" and stmt.meta.get("code") and \
-                    not stmt.meta.get(AFTER_WRITES_CHECK) and not _constant_check(stmt):
+                    not stmt.meta.get(AFTER_WRITES_CHECK) and not _constant_check(stmt) \
+                    and not stmt.meta.get(BYTES_CHECK):
                 self._coded_check(stmt)
         if self.compiled.strategy == "fail_fast":
             check = next(s for s in self.compiled.statements
@@ -201,6 +236,14 @@ class _Run:
         if hit is not None:  # a check on the DLQ itself is a run-time ceiling: exit 3
             raise fail(stmt.meta["code"], str(hit["detail"]),
                        exit=EXIT_EVAL if stmt.meta.get(AFTER_WRITES_CHECK) else None)
+
+    def check_input_bytes(self) -> None:
+        """A UTF-8 source's files tested for bytes that are not UTF-8 (CS109,
+        codegen/input_bytes.py): only when a row read held U+FFFD, or was not counted."""
+        for stmt in self.compiled.statements:
+            rows = stmt.meta.get(BYTES_CHECK) if stmt.kind == "check" else None
+            if rows is not None and self.views.suspect(rows) is not False:
+                self._coded_check(stmt)
 
     def check_after_writes(self) -> None:
         """Checks on the DLQ itself (codegen/type_threshold.py), before any commit."""
@@ -236,6 +279,7 @@ class _Run:
             if "fan_out" in stmt.meta:
                 self.pending.extend(outputs.assemble_fan_out(
                     stmt.meta, self.base, self._listed(stmt.meta["fan_out"]["files"])))
+                self.files.add(o.temp for o in self.pending)
             elif stmt.meta.get("format") != "table":
                 self.pending.append(outputs.assemble(stmt.meta, self.base))
             if stmt.meta.get(SPLIT):  # the failing rows it split off (codegen/split_write.py)
@@ -370,14 +414,6 @@ class _Timings(list):
             self._finished(entry)
 
 
-def _scratch_dir(executor: Executor) -> str:
-    """Where checkpoints and retraction snapshots go for this run (removed at the end)."""
-    import tempfile
-
-    root = getattr(executor, "scratch_root", None)
-    return tempfile.mkdtemp(prefix="clinker-sql-run-", dir=root)
-
-
 def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, suffix: str,
                 known: set[str], inline: Callable[[], tuple | None] | None = None,
                 job: Callable[[], Any] = nullcontext,
@@ -489,6 +525,7 @@ def _define_empty(executor: Executor, name: str) -> None:
 
 
 _TOTAL = "total"  # the observed count of a source's rows (_Views.watch_totals)
+_SUSPECT = "suspect"  # of those, the rows holding U+FFFD (codegen/input_bytes.py)
 _WITNESS = re.compile(r"c\d+")  # the observed count of a witness condition (_Views.watch)
 _SKETCH = "ck_sketch"  # a correlated source's keys, counted into a count-min sketch
 # width 4000 (2 / 0.0005), one row (confidence 0.5): its largest cell bounds the count of
@@ -552,6 +589,7 @@ class _Views:
         # a chain's failing rows, split off by a write: view -> (its definition, rows)
         self.sides: dict[str, tuple[str | None, int]] = {}
         self.sketches: dict[str, str] = {}  # rows view -> its correlation key, sketched
+        self.suspects: dict[str, str] = {}  # rows view -> a cell holds U+FFFD (input_bytes)
         self.error_views: set[str] = set()  # views a copy may count (materialize.counted_in)
         self.unwatched = False  # the writes' counts are in (`unwatch`)
 
@@ -573,6 +611,8 @@ class _Views:
         counts = {f"c{i}": f"count_if({c})" for i, c in enumerate(self.watched.get(name, ()))}
         if name in self.totals:
             counts[_TOTAL] = "count(1)"
+            if name in self.suspects:
+                counts[_SUSPECT] = f"count_if({self.suspects[name]})"
             if name in self.sketches:
                 counts[_SKETCH] = f"count_min_sketch({self.sketches[name]}, {SKETCH_SHAPE})"
             files = self._listed(name)
@@ -605,6 +645,12 @@ class _Views:
             return
         self.executor.execute(view.stmt.sql)
         self._refresh({name}, rows_changed=False)
+
+    def suspect(self, rows: str) -> bool | None:
+        """Whether a row of `rows` held U+FFFD as it was read; None when not counted."""
+        found = [c[_SUSPECT] for c in (self._counts(rows, WITNESS_WAIT_SECONDS)
+                                       if rows in self.observers else []) if _SUSPECT in c]
+        return any(found) if found else None
 
     def total(self, name: str, wait: float) -> int | None:
         """The rows counted in `name` (the same in every definition counted), or None."""
@@ -1140,21 +1186,76 @@ def _engine_failure(exc: StatementFailed, compiled: Compiled) -> Exception:
 
 def write_run_results(compiled: Compiled, result: RunResult, target: Path,
                       started: float) -> Path:
-    target.mkdir(parents=True, exist_ok=True)
-    data = {
-        "run_results_version": RUN_RESULTS_VERSION,
-        "generator": f"clinker-sql {__version__}",
+    return _write_results(target, {
         "pipeline": compiled.pipeline,
+        "status": "completed_with_dlq" if result.exit_code == EXIT_DLQ else "success",
         "exit_code": result.exit_code,
+        "error": None,
         "elapsed_seconds": round(time.time() - started, 3),
         "counts": result.counts,
         "per_source": result.per_source,
         "written": result.written,
         "statements": result.timings,
-    }
+    })
+
+
+def write_failed_run_results(pipeline: str, error: BaseException, target: Path,
+                             started: float, compiled: Compiled | None = None,
+                             partial: dict[str, Any] | None = None) -> Path:
+    """The run results of a run that did not finish: its status (`failed`, or
+    `interrupted` by a signal), the exit code the command ends with, the diagnostics,
+    and what it got to (`partial`, from `run_compiled`): its counts when the writes had
+    run (nothing was committed), the statements that ran."""
+    partial = partial or {}
+    counts = partial.get("counts")
+    result = _result(compiled, counts, []) if counts and compiled is not None else None
+    return _write_results(target, {
+        "pipeline": pipeline,
+        "status": "interrupted" if isinstance(error, KeyboardInterrupt) else "failed",
+        "exit_code": failure_exit_code(error),
+        "error": _failure(error),
+        "elapsed_seconds": round(time.time() - started, 3),
+        "counts": result.counts if result else None,
+        "per_source": result.per_source if result else None,
+        "written": result.written if result else None,
+        "statements": list(partial.get("statements") or []),
+    })
+
+
+def failure_exit_code(error: BaseException) -> int:
+    """The exit code the command line ends a run with for `error` (cli.py, `_guard`)."""
+    if isinstance(error, DiagnosticError):
+        return error.exit_code
+    if isinstance(error, KeyboardInterrupt):
+        return EXIT_INTERRUPTED
+    return EXIT_CONFIG  # CS999
+
+
+def _failure(error: BaseException) -> dict[str, Any]:
+    if isinstance(error, DiagnosticError):
+        diags = [{"code": d.code, "message": d.message,
+                  "location": None if d.location is None else str(d.location)}
+                 for d in error.diagnostics]
+        first = diags[0] if diags else {"code": None, "message": str(error)}
+        return {"code": first["code"], "message": first["message"], "diagnostics": diags}
+    if isinstance(error, KeyboardInterrupt):
+        return {"code": None, "message": "interrupted", "diagnostics": []}
+    message = f"internal error in clinker-sql: {type(error).__name__}: {error}"
+    return {"code": "CS999", "message": message,
+            "diagnostics": [{"code": "CS999", "message": message, "location": None}]}
+
+
+def _write_results(target: Path, fields: dict[str, Any]) -> Path:
+    """run_results.json, replaced whole (a killed process leaves the previous one)."""
+    target.mkdir(parents=True, exist_ok=True)
+    data = {"run_results_version": RUN_RESULTS_VERSION,
+            "generator": f"clinker-sql {__version__}", **fields}
     path = target / "run_results.json"
-    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    temp = target / ".run_results.json.tmp"
+    temp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    temp.replace(path)
     return path
 
 
-__all__ = ["EXIT_IO", "RunResult", "run_compiled", "write_run_results"]
+__all__ = ["EXIT_IO", "RunResult", "run_compiled", "write_failed_run_results",
+           "write_run_results"]
