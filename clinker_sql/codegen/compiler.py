@@ -76,7 +76,7 @@ def compile_pipeline(p: m.Pipeline, base: Path | None = None) -> Compiled:
     the CSV sources' headers for their undeclared columns (codegen/unmapped.py); None
     reads no file."""
     p = resolve_sink_paths(p)
-    order, warnings = check_pipeline(p)
+    order, warnings = check_pipeline(p, base)  # E-SEC-001 before any file is read
     compiled = Compiled(pipeline=p.name, file=p.file, strategy=p.error_handling.strategy,
                         warnings=warnings, dlq_limits=dlq_limits(p))
     ctx = Context(p, compiled, base=base)

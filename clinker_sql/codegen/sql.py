@@ -101,12 +101,10 @@ def case(whens: list[tuple[exp.Expression, exp.Expression]],
     if all(is_null_literal(v) for _, v in whens) and (default is None
                                                       or is_null_literal(default)):
         return whens[0][1]  # NULL whichever branch is taken (the first gives the type)
-    c = exp.Case()
-    for cond, value in whens:
-        c = c.when(cond, value)
-    if default is not None:
-        c = c.else_(default)
-    return c
+    # built in one go: `Case.when` copies the whole CASE for every branch it adds, which
+    # made a CASE of n faults cost n times its size (the `$err` struct of a long program)
+    return exp.Case(ifs=[exp.If(this=cond.copy(), true=value.copy()) for cond, value in whens],
+                    default=default.copy() if default is not None else None)
 
 
 def and_(*conds: exp.Expression | None) -> exp.Expression:
@@ -207,6 +205,25 @@ def _paren(e: exp.Expression) -> exp.Expression:
 
 
 paren = _paren
+
+
+def depth(e: exp.Expression, memo: dict[int, tuple[exp.Expression, int]]) -> int:
+    """How deep `e` nests (one level per node), without recursion. `memo` (keyed by node
+    id, holding the node so the id stays its own) is shared by the expressions of one
+    program: a subtree they share (a `let` read again) is measured once."""
+    stack: list[tuple[exp.Expression, bool]] = [(e, False)]
+    while stack:
+        node, ready = stack.pop()
+        if id(node) in memo:
+            continue
+        kids = [k for v in node.args.values() for k in (v if isinstance(v, list) else (v,))
+                if isinstance(k, exp.Expression)]
+        if ready:
+            memo[id(node)] = (node, 1 + max((memo[id(k)][1] for k in kids), default=0))
+        else:
+            stack.append((node, True))
+            stack.extend((k, False) for k in kids if id(k) not in memo)
+    return memo[id(e)][1]
 
 
 def to_sql(e: exp.Expression) -> str:

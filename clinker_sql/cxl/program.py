@@ -20,9 +20,17 @@ from clinker_sql.cxl import types as T
 from clinker_sql.cxl.errors import CxlError
 from clinker_sql.cxl.fanout import EVENT_TYPE, FanOut, Leaves, events_array
 from clinker_sql.cxl.lower import Fault, Lowerer, Scope, Val, error, guard_all
-from clinker_sql.cxl.parser import parse_expression, parse_program
+from clinker_sql.cxl.parser import NESTING_CODE, parse_expression, parse_program
 
 DEFAULT_MAX_EXPANSION = 10_000
+# How deep the SQL of one statement may nest. A `let` is inlined where it is read, so a
+# chain of lets nests its SQL one level per step though each CXL expression is shallow
+# (the parser's limit does not see it). Spark's parser refuses an expression nested some
+# 250 levels deep (FAILED_TO_PARSE_TOO_COMPLEX), and every fault re-states its operands,
+# so the SQL grows with the square of the depth: refused here, with the limit named. The
+# limit leaves room for an expression at the parser's MAX_NESTING (128 operators: SQL 133
+# levels deep with its faults).
+MAX_SQL_DEPTH = 160
 MODULES = ("modules (`use {path}`) are not supported: the specification does not say where "
            "a module file is found (the rules_path layout and lookup) nor which diagnostics a "
            "missing module, a private import or an import cycle gets")
@@ -99,10 +107,13 @@ def lower_program(text: str, scope: Scope, *, fanout: bool = False,
     lw = Lowerer(scope)
     fan = FanOut(scope.columns)
     order: dict[str, a.Stmt] = {}  # every emitted name (bodies included): its first emit
+    depths: dict[int, tuple[exp.Expression, int]] = {}  # S.depth's memo, for the program
     for stmt in program.statements:
         guard = out.keep
 
         def add(faults: tuple[Fault, ...], field_name: str | None = None) -> None:
+            for f in faults:
+                _check_depth(f.cond, stmt, depths)
             for f in guard_all(faults, guard):
                 ff = FieldFault(f, field_name)
                 out.faults.append(ff)
@@ -110,6 +121,7 @@ def lower_program(text: str, scope: Scope, *, fanout: bool = False,
 
         if isinstance(stmt, a.Let):
             v = lw.lower(stmt.value)
+            _check_depth(v.sql, stmt, depths)
             add(v.faults)
             scope.lets[stmt.name] = Val(v.sql, v.type)
         elif isinstance(stmt, a.Emit):
@@ -117,6 +129,7 @@ def lower_program(text: str, scope: Scope, *, fanout: bool = False,
                 raise error("CS001", f"emit ${stmt.scope}.{stmt.name} (scoped variables) is not "
                             "supported yet", stmt)
             v = lw.lower(stmt.value)
+            _check_depth(v.sql, stmt, depths)
             add(v.faults, stmt.name)
             out.emits[stmt.name] = Val(v.sql, v.type)
             order.setdefault(stmt.name, stmt)
@@ -124,6 +137,7 @@ def lower_program(text: str, scope: Scope, *, fanout: bool = False,
             v = lw.lower(stmt.cond)
             if v.type.kind not in ("bool", "any", "null"):
                 raise error("E200", f"filter needs a bool condition, found {v.type}", stmt)
+            _check_depth(v.sql, stmt, depths)
             add(v.faults)
             out.keep = S.and_(out.keep, S.is_true(v.sql))
             out.steps.append(Gate(S.is_true(v.sql)))
@@ -155,6 +169,17 @@ def lower_program(text: str, scope: Scope, *, fanout: bool = False,
     for b in out.blocks:
         b.leaves = b.leaves_of(out.columns)
     return out
+
+
+def _check_depth(sql: exp.Expression, stmt: a.Stmt,
+                 memo: dict[int, tuple[exp.Expression, int]]) -> None:
+    """A statement's SQL (its value, or a fault's condition) nests at most MAX_SQL_DEPTH
+    levels."""
+    if S.depth(sql, memo) > MAX_SQL_DEPTH:
+        raise error(NESTING_CODE, f"expression nesting too deep: its SQL, with the `let`s it "
+                    f"reads written out, nests more than {MAX_SQL_DEPTH} levels (the limit; "
+                    "each operation adds a level, and so does each `let` it reads through)",
+                    stmt, "compute part of the chain in an earlier transform")
 
 
 def _emits(body: tuple[a.Stmt, ...]) -> list[a.Emit]:

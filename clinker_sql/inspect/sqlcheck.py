@@ -15,8 +15,10 @@ from sqlglot.errors import OptimizeError, ParseError
 from sqlglot.optimizer.qualify import qualify
 from sqlglot.schema import MappingSchema
 
+from clinker_sql.codegen.input_bytes import SCAN_COLUMNS
 from clinker_sql.codegen.plan import Compiled
 from clinker_sql.config import model as m
+from clinker_sql.config.checks import shown  # names read from files: quoted, escaped, cut
 from clinker_sql.diagnostics import Diagnostic, DiagnosticError
 
 DIALECT = "spark"
@@ -34,15 +36,24 @@ def _quoted(name: str) -> str:
     return "`" + name.replace("`", "``") + "`"
 
 
-def _scan_columns(p: m.Pipeline, node_name: str | None) -> list[str]:
-    """The columns of a source's `USING <format>` scan view: the file's own names."""
+def _scan_columns(p: m.Pipeline, compiled: Compiled, node_name: str | None) -> list[str]:
+    """The columns of a source's `USING <format>` scan view: the file's own names, as the
+    compiler found them: the declared ones and the undeclared ones it carries in
+    `$widened` (on_unmapped: auto_widen, read from the file's header or records). A JSON
+    source's dotted name reads a field of a nested object: the scan has its top-level
+    key, and the field resolves as a struct field of it."""
     node = p.node(node_name) if node_name else None
     if not isinstance(node, m.SourceNode):
         return []
     cfg = node.config
     if cfg.format == "csv" and not cfg.csv.has_header:
         return [f"_c{i}" for i in range(len(cfg.schema))]
-    return [c.source_name or c.name for c in cfg.schema]
+    relation = compiled.relations.get(node.name)
+    names = [c.source_name or c.name for c in cfg.schema]
+    names += list(relation.widened) if relation is not None else []
+    if cfg.format == "json":
+        names = [n.split(".")[0] for n in names]
+    return list(dict.fromkeys(names))
 
 
 def _parse_one(text: str) -> exp.Expression:
@@ -77,7 +88,7 @@ def check_statements(p: m.Pipeline, compiled: Compiled) -> CheckReport:
             tree = _parse(stmt.sql)
         except ParseError as exc:
             problems.append(Diagnostic("CS041", f"{stmt.name}: does not parse: "
-                                       f"{str(exc).splitlines()[0]}"))
+                                       f"{shown(str(exc).splitlines()[0])}"))
             continue
         name = None
         body: exp.Expression | None = tree
@@ -85,22 +96,31 @@ def check_statements(p: m.Pipeline, compiled: Compiled) -> CheckReport:
             name = tree.this.name if isinstance(tree.this, exp.Table) else None
             body = tree.expression if isinstance(tree.expression, exp.Query) else None
             if body is None:  # CREATE VIEW ... USING csv OPTIONS (...): a source scan
-                define(stmt.name, _scan_columns(p, stmt.node))
+                define(stmt.name, stmt.meta.get(SCAN_COLUMNS)
+                       or _scan_columns(p, compiled, stmt.node))
                 checked += 1
                 continue
         elif isinstance(tree, exp.Insert):
             body = tree.expression
         body = body.copy()
+        read: dict[str, dict[str, str]] = {}  # only the views this statement reads
+        # a name the statement's WITH defines is that CTE, even where a view (a node's
+        # output) has the same name
+        ctes = {cte.alias for cte in body.find_all(exp.CTE)}
         for table in body.find_all(exp.Table):
-            if table.name in aliases and not table.args.get("db"):
-                table.set("this", exp.to_identifier(aliases[table.name]))
+            if table.name in aliases and table.name not in ctes and not table.args.get("db"):
+                alias = aliases[table.name]
+                read[alias] = tables[alias]
+                table.set("this", exp.to_identifier(alias))
         try:
-            resolved = qualify(body, schema=MappingSchema(tables, dialect=DIALECT),
+            # a schema of every view defined so far made each statement cost as much as
+            # the pipeline before it (a long chain validated in quadratic time)
+            resolved = qualify(body, schema=MappingSchema(read, dialect=DIALECT),
                                dialect=DIALECT, validate_qualify_columns=True,
                                quote_identifiers=True, identify=True)
         except (OptimizeError, ValueError, KeyError) as exc:
             problems.append(Diagnostic("CS041", f"{stmt.name}: a column does not resolve: "
-                                       f"{str(exc).splitlines()[0]}"))
+                                       f"{shown(str(exc).splitlines()[0])}"))
             resolved = None
         checked += 1
         if name is not None and stmt.kind == "view":
