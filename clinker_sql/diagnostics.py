@@ -16,7 +16,10 @@ EXIT_CONFIG = 1
 EXIT_DLQ = 2
 EXIT_EVAL = 3
 EXIT_IO = 4
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = 130  # SIGINT or SIGTERM, as Clinker's signal handler
+# a command line that does not parse (an unknown option, a missing argument); Clinker's
+# parser exits 2 there, the code of a run with DLQ entries: 64 is sysexits' EX_USAGE
+EXIT_USAGE = 64
 
 
 @dataclass(frozen=True)
@@ -107,9 +110,11 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("E358", "malformed split_values or split_to_rows declaration on a source",
              hint="name a `multiple: true` column's input field once, with a non-empty "
                   "delimiter"),
-    CodeInfo("E-SEC-001", "a source or sink path climbs out with `..` (or holds an encoded "
-             "one, or a null byte)", hint="name the file by a path below the pipeline's "
-             "folder"),
+    CodeInfo("E-SEC-001", "a path of the pipeline climbs out with `..` (or holds an encoded "
+             "one, or a null byte), is absolute without --allow-absolute-paths, or leads out "
+             "of the folder through a symlink", hint="name the file by a path below the "
+             "pipeline's folder, or allow absolute paths: --allow-absolute-paths or "
+             "CLINKER_ALLOW_ABSOLUTE_PATHS"),
     CodeInfo("E360", "a source declares the retired array_paths: key",
              hint="use split_to_rows, split_values or multiple: true instead"),
     CodeInfo("E363", "a JSON source's record_path is not a dot path",
@@ -142,6 +147,18 @@ CODES: dict[str, CodeInfo] = _codes(
              "it has no rows"),
     CodeInfo("CS052", "a seeded interleave merge's rows come in another order than "
              "Clinker's (warning); the rows are the same"),
+    CodeInfo("CS060", "the pipeline YAML nests deeper than 256 levels",
+             hint="flatten the structure"),
+    CodeInfo("CS061", "the pipeline YAML holds more than 100000 nodes once its aliases are "
+             "expanded (an alias bomb)", hint="write the values out instead of repeating "
+             "aliases of aliases"),
+    CodeInfo("CS062", "a CXL expression nests too deep: over 128 levels (groups, operands, "
+             "a chain of operators or method calls), or its SQL over 160 with the `let`s it "
+             "reads written out", hint="compute part of it in an earlier transform"),
+    CodeInfo("CS063", "a name (of the pipeline, a node, a column, a branch) is longer than "
+             "255 bytes", hint="choose a shorter name"),
+    CodeInfo("CS064", "a path is longer than 4096 bytes, or one of its folder or file names "
+             "longer than 255 bytes", hint="choose a shorter path"),
     CodeInfo("CS021", "the retraction protocol did not converge", EXIT_EVAL),
     CodeInfo("CS030", "the Thrift server cannot be reached", EXIT_IO,
              hint="check host and port; `clinker-sql thrift-server status` for a local one"),
@@ -177,6 +194,13 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("CS103", "an output path cannot be written", EXIT_IO,
              hint="create the output folder first and check its permissions"),
     CodeInfo("CS104", "the pipeline file cannot be read"),
+    CodeInfo("CS108", "a source or schema path names a FIFO, a socket or a device, not a "
+             "regular file", hint="name a file of records"),
+    CodeInfo("CS109", "a source file holds bytes that are not UTF-8, its encoding", EXIT_IO,
+             hint="declare the source's character set (e.g. `encoding: iso-8859-1`) if the "
+             "input uses a non-UTF-8 repertoire"),
+    CodeInfo("CS110", "a CSV source file with has_header: true has no header row (it is "
+             "empty)", EXIT_IO, hint="remove the empty file, or write its header line"),
     CodeInfo("CS107", "a sink's path template is invalid, or renders two source files to "
              "one path", hint="tokens: {source_file}, {source_path}, {source_name[:NODE]}, "
              "{channel}, {n}; `{{` and `}}` for literal braces"),

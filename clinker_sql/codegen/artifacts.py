@@ -22,7 +22,13 @@ MANIFEST_VERSION = "clinker-sql/manifest/v1"
 
 
 def safe_name(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("._") or "x"
+    """A file name for `name`: a long one is cut, with a hash of the whole kept unique,
+    so that a numbered file of the folder stays within the 255 bytes of a file name."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("._") or "x"
+    if len(safe) <= 120:
+        return safe
+    return safe[:100] + "_" + hashlib.sha256(name.encode("utf-8", "surrogatepass")
+                                             ).hexdigest()[:16]
 
 
 def statement_text(stmt: Statement, lineage: list[str] | None = None) -> str:
