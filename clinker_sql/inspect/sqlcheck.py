@@ -13,7 +13,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import OptimizeError, ParseError
 from sqlglot.optimizer.qualify import qualify
-from sqlglot.schema import MappingSchema
+from sqlglot.schema import MappingSchema, normalize_name
 
 from clinker_sql.codegen.input_bytes import SCAN_COLUMNS
 from clinker_sql.codegen.plan import Compiled
@@ -34,6 +34,21 @@ class CheckReport:
 def _quoted(name: str) -> str:
     # MappingSchema parses its keys: quote them so that `$err` stays one identifier
     return "`" + name.replace("`", "``") + "`"
+
+
+def _normalizer():
+    """A column name as sqlglot's schema keeps it (Spark: case-folded), computed once per
+    name: a schema that normalises its own keys parses each of them again, for every
+    statement that reads the view (a long chain's views share most of their columns)."""
+    memo: dict[str, str] = {}
+
+    def normal(name: str) -> str:
+        found = memo.get(name)
+        if found is None:
+            found = memo[name] = normalize_name(_quoted(name), dialect=DIALECT).name
+        return found
+
+    return normal
 
 
 def _scan_columns(p: m.Pipeline, compiled: Compiled, node_name: str | None) -> list[str]:
@@ -76,10 +91,11 @@ def check_statements(p: m.Pipeline, compiled: Compiled) -> CheckReport:
     tables: dict[str, dict[str, str]] = {}
     problems: list[Diagnostic] = []
     checked = 0
+    normal = _normalizer()
 
     def define(name: str, columns: list[str]) -> None:
-        aliases[name] = f"v{len(aliases)}"
-        tables[aliases[name]] = {_quoted(c): "STRING" for c in columns}
+        aliases[name] = f"v{len(aliases)}"  # already normal: lower case, no quotes needed
+        tables[aliases[name]] = {normal(c): "STRING" for c in columns}
 
     for stmt in compiled.statements:
         if stmt.kind in _SKIP:
@@ -102,7 +118,8 @@ def check_statements(p: m.Pipeline, compiled: Compiled) -> CheckReport:
                 continue
         elif isinstance(tree, exp.Insert):
             body = tree.expression
-        body = body.copy()
+        # `body` was parsed here and nothing else holds it: qualified in place, not copied
+        # (a copy of every statement was a third of the check)
         read: dict[str, dict[str, str]] = {}  # only the views this statement reads
         # a name the statement's WITH defines is that CTE, even where a view (a node's
         # output) has the same name
@@ -115,7 +132,8 @@ def check_statements(p: m.Pipeline, compiled: Compiled) -> CheckReport:
         try:
             # a schema of every view defined so far made each statement cost as much as
             # the pipeline before it (a long chain validated in quadratic time)
-            resolved = qualify(body, schema=MappingSchema(read, dialect=DIALECT),
+            schema = MappingSchema(read, dialect=DIALECT, normalize=False)  # keys are normal
+            resolved = qualify(body, schema=schema,
                                dialect=DIALECT, validate_qualify_columns=True,
                                quote_identifiers=True, identify=True)
         except (OptimizeError, ValueError, KeyError) as exc:
