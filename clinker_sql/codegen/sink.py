@@ -393,9 +393,13 @@ def csv_cell(value: exp.Expression, delimiter: str, kind: str = "string") -> exp
         return S.fn("coalesce", value, S.string(""))
     special = list(dict.fromkeys(list(delimiter) + ['"', "\n", "\r"]))
     needs_quotes = S.or_(*[S.fn("contains", value.copy(), S.string(c)) for c in special])
-    quoted = S.fn("concat", S.string('"'), S.fn("replace", value, S.string('"'), S.string('""')),
-                  S.string('"'))
-    return S.case([(S.is_null(value), S.string("")), (needs_quotes, quoted)], value)
+    quoted = S.fn("concat", S.string('"'),
+                  S.fn("replace", value.copy(), S.string('"'), S.string('""')), S.string('"'))
+    # the CASE `S.case` would build (two distinct tests, neither FALSE), built from fresh
+    # parts: `S.case` copies every branch again, and a DLQ line has a cell per column of
+    # every node (a wide chain copied each cell twice)
+    return exp.Case(ifs=[exp.If(this=S.is_null(value.copy()), true=S.string("")),
+                         exp.If(this=needs_quotes, true=quoted)], default=value)
 
 
 def csv_line(columns: list[tuple[str, exp.Expression, CxlType]], delimiter: str,
