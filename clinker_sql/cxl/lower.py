@@ -190,8 +190,13 @@ class Lowerer:
                 return Val(S.cast(S.null(), "BOOLEAN"), T.BOOL, v.faults)
             return Val(S.not_(v.sql), T.BOOL, v.faults)
         if v.type.kind == "int":
+            from clinker_sql.cxl.registry import share
+
             overflow = S.eq(v.sql, S.bigint(S.INT64_MIN))
-            value = S.case([(overflow, S.null())], exp.Neg(this=S.paren(v.sql)))
+            # the operand is stated twice: a complex one is evaluated once (share), so
+            # nesting does not double the SQL at every level
+            value = share(self, v.sql, lambda x: S.case(
+                [(S.eq(x, S.bigint(S.INT64_MIN)), S.null())], exp.Neg(this=S.paren(x))))
             fault = Fault(S.is_true(overflow),
                           S.string("integer overflow in negation operation"))
             return Val(value, T.INT, v.faults + (fault,))
