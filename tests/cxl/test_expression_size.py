@@ -53,6 +53,8 @@ FORMS = {
     "clamp": lambda n: "x" + ".clamp(y, 9)" * n,
     "neg_float": lambda n: "-(" * n + "f" + ")" * n,
     "round": lambda n: "f" + ".round(1)" * n,
+    "div": lambda n: "(" * n + "x" + " / 2)" * n,
+    "substring": lambda n: "x.to_string()" + ".substring(0, 3)" * n,
 }
 
 
