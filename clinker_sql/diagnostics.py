@@ -159,6 +159,9 @@ CODES: dict[str, CodeInfo] = _codes(
              "255 bytes", hint="choose a shorter name"),
     CodeInfo("CS064", "a path is longer than 4096 bytes, or one of its folder or file names "
              "longer than 255 bytes", hint="choose a shorter path"),
+    CodeInfo("CS065", "a CXL expression's SQL would hold more than 20000 nodes (an operator "
+             "that states its operand twice, nested, doubles it at every level)",
+             hint="compute part of it in an earlier transform, or nest it less deep"),
     CodeInfo("CS021", "the retraction protocol did not converge", EXIT_EVAL),
     CodeInfo("CS030", "the Thrift server cannot be reached", EXIT_IO,
              hint="check host and port; `clinker-sql thrift-server status` for a local one"),

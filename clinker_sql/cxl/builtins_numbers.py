@@ -10,6 +10,7 @@ from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import Val, coerce, error
 from clinker_sql.cxl.registry import (DATES, NUM, Call, gt, int_arg, lt, method,
                                       saturating_int, share, typed_null)
+from clinker_sql.cxl.registry import _never_null
 
 
 # ---- numbers --------------------------------------------------------------------------------
@@ -17,7 +18,8 @@ from clinker_sql.cxl.registry import (DATES, NUM, Call, gt, int_arg, lt, method,
 def _abs(c: Call) -> Val:
     r = c.recv.sql
     if c.recv.type.kind == "int":  # i64::MIN.abs() wraps to MIN in Clinker's release build
-        return Val(S.case([(S.eq(r, S.bigint(S.INT64_MIN)), r)], S.fn("abs", r)), T.INT)
+        return Val(share(c.lowerer, r, lambda x: S.case([(S.eq(x, S.bigint(S.INT64_MIN)), x)],
+                                                        S.fn("abs", x))), T.INT)
     if c.recv.type.kind == "null":
         return Val(typed_null(T.INT), T.INT)
     return Val(S.fn("abs", r), c.recv.type)
@@ -140,8 +142,16 @@ def _min_max(c: Call, pick) -> Val:
     t = _result_type(x, o)
     if t.kind == "null":
         return Val(typed_null(x.type), x.type)  # a null argument gives null
-    # The receiver when strictly smaller (larger), otherwise the argument.
-    return Val(c.when_recv(S.case([(pick(x, o), _pick(t, x))], _pick(t, o))), t)
+    # The receiver when strictly smaller (larger), otherwise the argument. Both are
+    # stated more than once: complex ones are evaluated once each (share), so nesting
+    # does not double the SQL at every level.
+    def build(xs: exp.Expression) -> exp.Expression:
+        def inner(os: exp.Expression) -> exp.Expression:
+            xv, ov = Val(xs, x.type), Val(os, o.type)
+            return S.case([(pick(xv, ov), _pick(t, xv))], _pick(t, ov))
+        value = share(c.lowerer, o.sql, inner)
+        return value if _never_null(x.sql) else S.case([(S.not_null(xs), value)])
+    return Val(share(c.lowerer, x.sql, build), t)
 
 
 method("min", NUM, ("numeric",))(lambda c: _min_max(c, _less))

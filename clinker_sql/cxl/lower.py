@@ -19,6 +19,7 @@ from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.cxl import ast as a
+from clinker_sql.cxl import size
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.errors import CxlError
 from clinker_sql.cxl.types import CxlType
@@ -75,6 +76,17 @@ class Scope:
                      self.aggregates, self.window)
 
 
+def check_size(sql: exp.Expression, node: a.Expr | a.Stmt, memo: size.Memo,
+               what: str = "its SQL") -> None:
+    """Refuse an expression whose SQL would print to more than MAX_SQL_NODES nodes."""
+    if size.size(sql, memo) > size.MAX_SQL_NODES:
+        raise error(size.SIZE_CODE, f"expression too large: {what} would hold more than "
+                    f"{size.MAX_SQL_NODES} nodes (the limit); an operator that states its "
+                    "operand twice doubles it at every level it is nested, and every `let` "
+                    "is written out where it is read", node,
+                    "compute part of it in an earlier transform, or nest it less deep")
+
+
 def error(code: str, message: str, node: a.Expr | a.Stmt, hint: str = "") -> CxlError:
     return CxlError(code, message, node.pos.line, node.pos.col, hint)
 
@@ -84,6 +96,8 @@ class Lowerer:
         self.scope = scope
         # Lambda variable names are unique across one lowering (closures nest).
         self._counter: list[int] = parent._counter if parent is not None else [0]
+        # node sizes of the SQL built so far (cxl/size.py), shared with nested lowerers
+        self.sizes: size.Memo = parent.sizes if parent is not None else {}
 
     def fresh(self, prefix: str) -> str:
         self._counter[0] += 1
@@ -101,7 +115,9 @@ class Lowerer:
         if method is None:
             raise error("CS001", f"{type(e).__name__.lower()} expressions are not supported "
                         "yet", e)
-        return method(e)
+        v = method(e)
+        check_size(v.sql, e, self.sizes)
+        return v
 
     # ---- primaries -------------------------------------------------------------------------
     def visit_Literal(self, e: a.Literal) -> Val:
@@ -174,8 +190,13 @@ class Lowerer:
                 return Val(S.cast(S.null(), "BOOLEAN"), T.BOOL, v.faults)
             return Val(S.not_(v.sql), T.BOOL, v.faults)
         if v.type.kind == "int":
+            from clinker_sql.cxl.registry import share
+
             overflow = S.eq(v.sql, S.bigint(S.INT64_MIN))
-            value = S.case([(overflow, S.null())], exp.Neg(this=S.paren(v.sql)))
+            # the operand is stated twice: a complex one is evaluated once (share), so
+            # nesting does not double the SQL at every level
+            value = share(self, v.sql, lambda x: S.case(
+                [(S.eq(x, S.bigint(S.INT64_MIN)), S.null())], exp.Neg(this=S.paren(x))))
             fault = Fault(S.is_true(overflow),
                           S.string("integer overflow in negation operation"))
             return Val(value, T.INT, v.faults + (fault,))

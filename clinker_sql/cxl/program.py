@@ -16,6 +16,7 @@ from sqlglot import exp
 
 from clinker_sql.codegen import sql as S
 from clinker_sql.cxl import ast as a
+from clinker_sql.cxl import size
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.errors import CxlError
 from clinker_sql.cxl.fanout import EVENT_TYPE, FanOut, Leaves, events_array
@@ -114,6 +115,7 @@ def lower_program(text: str, scope: Scope, *, fanout: bool = False,
         def add(faults: tuple[Fault, ...], field_name: str | None = None) -> None:
             for f in faults:
                 _check_depth(f.cond, stmt, depths)
+            _check_fault_size(faults, stmt, lw.sizes)
             for f in guard_all(faults, guard):
                 ff = FieldFault(f, field_name)
                 out.faults.append(ff)
@@ -180,6 +182,21 @@ def _check_depth(sql: exp.Expression, stmt: a.Stmt,
                     f"reads written out, nests more than {MAX_SQL_DEPTH} levels (the limit; "
                     "each operation adds a level, and so does each `let` it reads through)",
                     stmt, "compute part of the chain in an earlier transform")
+
+
+def _check_fault_size(faults: tuple[Fault, ...], stmt: a.Stmt | a.Expr, memo: size.Memo) -> None:
+    """The checks of a statement (the conditions under which it fails, with their
+    messages) print to at most MAX_SQL_NODES nodes, as its value does (Lowerer.lower)."""
+    total = 0
+    for f in faults:
+        for part in (f.cond, f.message, f.value):
+            total += size.size(part, memo) if part is not None else 0
+    if total > size.MAX_SQL_NODES:
+        raise error(size.SIZE_CODE, f"expression too large: the checks of its operations "
+                    f"(overflow, conversion) would hold more than {size.MAX_SQL_NODES} SQL "
+                    "nodes (the limit); an operator that states its operand twice doubles "
+                    "them at every level it is nested", stmt,
+                    "compute part of it in an earlier transform, or nest it less deep")
 
 
 def _emits(body: tuple[a.Stmt, ...]) -> list[a.Emit]:
@@ -260,9 +277,11 @@ def _dedup(stmt: a.Distinct, scope: Scope, fan: FanOut,
 def lower_condition(text: str, scope: Scope) -> Val:
     """A single boolean expression (route conditions)."""
     expr = parse_expression(text)
-    v = Lowerer(scope).lower(expr)
+    lw = Lowerer(scope)
+    v = lw.lower(expr)
     if v.type.kind not in ("bool", "any", "null"):
         raise error("E200", f"condition must be bool, found {v.type}", expr)
+    _check_fault_size(v.faults, expr, lw.sizes)
     return v
 
 
