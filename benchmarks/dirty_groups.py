@@ -17,7 +17,7 @@ median is reported), writing both results so that nothing is skipped:
                    and the triggers together, then a filter on the flag
 
 Every method must give the same counts (checked). The fastest is the one to keep as the
-compiler's default; the README records the result.
+compiler's default; benchmarks/HISTORY.md records the result.
 """
 
 from __future__ import annotations

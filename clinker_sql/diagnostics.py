@@ -134,8 +134,8 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("W002", "node names differ only in case"),
     # clinker-sql's own codes
     CodeInfo("CS001", "feature not supported by clinker-sql yet",
-             hint="see the README's Status section; the feature is refused rather than "
-                  "translated with different semantics"),
+             hint="docs/status.md lists what is refused and why; the feature is refused "
+                  "rather than translated with different semantics"),
     CodeInfo("CS002", "CXL evaluation failed under strategy: fail_fast", EXIT_EVAL),
     CodeInfo("CS010", "no Java runtime found for the embedded Spark",
              hint="install a JDK 17 or 21 (Debian: apt-get install openjdk-17-jre-headless) "
@@ -175,7 +175,7 @@ CODES: dict[str, CodeInfo] = _codes(
                   "run the server on this machine, or set shared_filesystem: true when it "
                   "sees the same paths (e.g. a shared mount)"),
     CodeInfo("CS035", "the run target or its profile is invalid",
-             hint="see the README's 'Running on a cluster' section"),
+             hint="see docs/cluster.md (running on a cluster, profiles)"),
     CodeInfo("CS036", "the local Thrift server could not be started or stopped", EXIT_IO),
     CodeInfo("CS037", "a table sink needs a catalog that outlives the run", EXIT_IO,
              hint="run it on a Spark Thrift server: --target thrift://host:port"),

@@ -25,7 +25,7 @@ Views, in order (`<n>` is the node name; the optional ones only when needed):
   <n>.faults   the failing rows with their match (materialized; both error views read it)
   <n>.errors   DLQ entries of the driver rows; <n>.build_errors of the matched build rows
 
-Decisions where the spec is silent (documented in the report and README):
+Decisions where the spec is silent (documented in docs/status.md and docs/combines.md):
 - Candidate order is Clinker's: with equality keys only (its hash build/probe
   kernel) a key's collision chain is walked newest-first, so "first match" is the
   *highest* build row and `all` / `collect` list matches from the last build row to

@@ -7,8 +7,8 @@ entry": it checks the run's totals, after the writes are staged and before any i
 committed. The two agree whenever Clinker has read the rows before it meets the errors
 (every node runs over its whole input in turn, unless a chain streams) and whenever the
 rate holds at the end; a run whose errors come early in a streamed chain, and then thin
-out below the ceiling, ends here where Clinker would have halted. Documented in the
-README ("Error handling").
+out below the ceiling, ends here where Clinker would have halted. Documented in
+docs/status.md ("DLQ rate ceilings").
 """
 
 from __future__ import annotations

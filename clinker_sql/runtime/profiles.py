@@ -73,7 +73,7 @@ def load_target(name: str, profiles_dir: Path | None = None) -> ThriftTarget:
     except FileNotFoundError:
         raise fail("CS035", f"unknown target '{name}': there is no profiles file at {path}",
                    hint="use --target local, --target thrift://host:port, or write "
-                        f"{path} (see the README's 'Running on a cluster')") from None
+                        f"{path} (see docs/cluster.md)") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise fail("CS035", f"cannot read {path}: {str(exc).splitlines()[0]}") from None
     except DiagnosticError as exc:
