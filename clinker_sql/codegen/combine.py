@@ -49,7 +49,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.combine_cap import output_cap_check
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for

@@ -4,7 +4,7 @@ truncates. Rows the body filters out or sends to the DLQ are not output rows."""
 
 from __future__ import annotations
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.templates import ident, render, sql

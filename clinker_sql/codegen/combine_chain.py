@@ -42,7 +42,7 @@ import dataclasses
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.combine import (
     BKEY,
     DUP,

@@ -10,7 +10,7 @@ from typing import Any
 import sqlglot
 
 from clinker_sql.codegen import numbering, shared_values
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.aggregate import AggregatePlan, compile_aggregate
 from clinker_sql.codegen.combine import compile_combine
 from clinker_sql.codegen.context import Context

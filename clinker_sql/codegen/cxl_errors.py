@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.plan import SOURCE_ROW
 
 ERR = "$err"

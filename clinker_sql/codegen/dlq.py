@@ -8,7 +8,7 @@ from dataclasses import replace
 from sqlglot import exp
 
 from clinker_sql.codegen import retraction as R
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.correlation import COLLATERAL, OVERFLOW, compile_correlation, lattice
 from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER, real_row

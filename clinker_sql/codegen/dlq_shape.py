@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 
 DLQ_COLUMNS = ("_cxl_dlq_source_file", "_cxl_dlq_source_name", "_cxl_dlq_source_row",
                "_cxl_dlq_triggering_field", "_cxl_dlq_triggering_value",

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, dlq_select
 from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_NAME, SOURCE_ROW, Statement

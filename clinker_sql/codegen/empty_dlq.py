@@ -34,7 +34,7 @@ import sqlglot
 from sqlglot import exp
 
 from clinker_sql.codegen import shared_values
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.plan import Statement
 
 AFTER_WRITES = "after_writes"

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_errors import ERR, KEEP
 from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER

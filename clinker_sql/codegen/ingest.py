@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.config import model as m
 from clinker_sql.cxl import types as T
 from clinker_sql.diagnostics import fail

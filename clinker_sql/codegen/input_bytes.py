@@ -23,7 +23,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from clinker_sql.codegen import input_files
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.templates import Sql, ident, literal, render, sql
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.config import model as m
 from clinker_sql.config.discovery import read_head, relative

@@ -35,7 +35,7 @@ from dataclasses import replace
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.materialize import checkpoint
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.templates import Sql, ident, select_list, sql

@@ -27,7 +27,7 @@ from dataclasses import replace
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.fusion import DLQ, DLQ_TYPE, LIVE
 from clinker_sql.codegen.materialize import COUNTS, checkpoint

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.comments import comment_text
 from clinker_sql.codegen.sort_key import arrival
 from clinker_sql.cxl.types import INT, STRING, CxlType

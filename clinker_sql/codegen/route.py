@@ -6,7 +6,7 @@ import dataclasses
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen import unmapped
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_errors import raised

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from sqlglot import exp
 
 from clinker_sql.codegen import multi_value, sort_key, split_write, unmapped
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.fusion import LIVE
 from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_ORDER, WIDENED, Relation, Statement

@@ -18,7 +18,7 @@ from clinker_sql.codegen import (
     source_order,
     unmapped,
 )
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import dlq_select
 from clinker_sql.codegen.materialize import checkpoint, counted_in

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.ingest import typed_value
 from clinker_sql.codegen.numbering import LINES_VIEW

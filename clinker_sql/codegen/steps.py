@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_errors import ERR, KEEP, event_struct, fault_struct, no_error
 from clinker_sql.codegen.plan import FAN, FAN_TYPE, Relation, Statement

@@ -8,7 +8,7 @@ from dataclasses import replace
 from sqlglot import exp
 
 from clinker_sql.codegen import fusion, steps
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_errors import ERR, ERR_TYPE, KEEP, error_struct, raised
 from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for

@@ -19,7 +19,7 @@ from pathlib import Path
 from sqlglot import exp
 
 from clinker_sql.codegen import input_files
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.plan import WIDENED, Statement
 from clinker_sql.config.discovery import read_head
 from clinker_sql.config import model as m

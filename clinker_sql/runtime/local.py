@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.templates import ident
 from clinker_sql.runtime.executor import Executor, StatementFailed
 from clinker_sql.runtime.java import ensure_java

@@ -15,7 +15,7 @@ from typing import Any
 from clinker_sql import __version__
 from clinker_sql.codegen import numbering
 from clinker_sql.codegen import sink as T
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.compiler import EMPTY_PROPAGATION_KEY, EMPTY_PROPAGATION_RULE
 from clinker_sql.codegen.correlation import BOUND
 from clinker_sql.codegen.dlq import EMPTY_REPORT, TRIGGERS_VIEW

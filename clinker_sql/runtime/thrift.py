@@ -178,7 +178,7 @@ def _tokens(text: str):
 
 
 def _literal(value: str) -> str:
-    from clinker_sql.codegen import sql as S
+    from clinker_sql import sqlbuild as S
 
     return S.to_sql(S.string(value))
 
@@ -309,7 +309,7 @@ class ThriftExecutor(Executor):
         sock.setTimeout(max(t.connect_timeout, 60.0) * 1000)
         self._cursor = self._conn.cursor(arraysize=self.batch_size)
         if t.database != "default":
-            from clinker_sql.codegen import sql as S
+            from clinker_sql import sqlbuild as S
 
             try:
                 self._guarded(lambda: self._run(f"USE {S.to_sql(S.ident(t.database))}"))

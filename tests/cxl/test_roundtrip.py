@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.compiler import compile_pipeline
 from clinker_sql.config.parse import parse_pipeline
 from clinker_sql.cxl import types as T
