@@ -71,7 +71,7 @@ def _has_combine(ctx: Context) -> bool:
 def _sketch_bound(ctx: Context, limit: int) -> dict | None:
     """How a local run may know `$pipeline.ck_big` is empty without counting the groups
     (runtime/runner.py, `_Views.largest_group`): each correlated source's rows are counted
-    per key into a count-min sketch while they are read (`numbering.CK_SKETCH`). When no
+    per key into a count-min sketch while they are read (`ViewStep.ck_sketch`). When no
     two records the sinks receive share a row identity (`written.distinct_records`), a
     group of key `c` holds at most the rows of `c` (a sketch never counts a key short, so
     at most the largest cells of the sketches summed) and, for each aggregate, at most as

@@ -46,18 +46,18 @@ SEGMENT_BOUNDARIES = (".eval", ".final")
 MAX_PARSES = 12
 def counted_in(view: str, condition: str) -> ViewStep:
     """An error view's step: its rows are the rows of `view` that meet `condition`. A copy
-    of `view` counts them as it is written (`COUNTS`, a local run); when it counted none,
-    the runner defines the error view as empty (runtime/runner.py, `_Views`), and Spark
-    plans the triggers that read it as empty: no job (a clean run's DLQ)."""
+    of `view` counts them as it is written (`CheckpointStep.counts`, a local run); when it
+    counted none, the runner defines the error view as empty (runtime/runner.py, `_Views`),
+    and Spark plans the triggers that read it as empty: no job (a clean run's DLQ)."""
     return ViewStep(counted_in=Counted(view, f"count_if({condition})"))
 
 
 def filters(view: str, condition: str) -> ViewStep:
     """The step of a view that is the rows of `view` meeting `condition` and has a
     checkpoint of its own (a fused chain's failing rows, codegen/fusion.py). A copy of
-    `view` counts them as it is written (`COUNTS`, a local run); the runner then makes no
-    copy of them: they are read through the copy of `view`, or defined as empty when it
-    counted none (ck_dlq, 1M rows: a copy of the failing rows, 0.13-0.18 s, saved)."""
+    `view` counts them as it is written (`CheckpointStep.counts`, a local run); the runner
+    then makes no copy of them: they are read through the copy of `view`, or defined as
+    empty when it counted none (ck_dlq, 1M rows: a copy of the failing rows, 0.13-0.18 s, saved)."""
     return ViewStep(filters=Counted(view, f"count_if({condition})"))
 
 

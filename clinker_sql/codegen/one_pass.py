@@ -11,11 +11,12 @@ Most runs retract nothing. So the first pass computes both at once, `<node>.spec
 each failing row as a group of its own (its entry as JSON, as a split write keeps it,
 codegen/split_write.py) and every good row in its group, as if nothing were retracted.
 The chain's failing rows are read from that copy, which counts them as it is written (a
-local run): they need no copy of their own (`COUNTS`). When the triggers raised before any
-retraction-mode node turn out empty, nothing is retracted in the first pass, and the
-runner defines `<node>.final` over the groups of that copy (`<node>.spec_groups`) instead
-of a second pass (runtime/runner.py, `CLEAN_GROUPS`). Otherwise `<node>.final` is computed
-as before, and each later retraction pass computes it again.
+local run): they need no copy of their own (`CheckpointStep.counts`). When the triggers
+raised before any retraction-mode node turn out empty, nothing is retracted in the first
+pass, and the runner defines `<node>.final` over the groups of that copy
+(`<node>.spec_groups`) instead of a second pass (runtime/runner.py,
+`ViewStep.clean_groups`). Otherwise `<node>.final` is computed as before, and each later
+retraction pass computes it again.
 
 A failing row's arguments are not evaluated (`CASE WHEN $dlq IS NULL`): its values may be
 anything the chain left there.
@@ -81,7 +82,8 @@ def chain_failures_with_groups(ctx: Context, node: str, chain_ok: str, eval_item
                                               f"is retracted, the groups of {node}"), failed,
                        _finalize_count(finalize, keys + [c for _, c in group_items]))]
     entry = S.fn("from_json", S.col(ENTRY), S.string(DLQ_TYPE))
-    statements[at] = replace(statements[at], step=ViewStep(), sql=render(  # counted by the spec's copy
+    # counted by the spec's copy
+    statements[at] = replace(statements[at], step=ViewStep(), sql=render(
         "carry_filter.sql.j2", view=ident(failed), carry=ident(spec),
         select_list=select_list([(entry, DLQ)]), condition=sql(S.not_null(S.col(FAIL)))),
         header=statements[at].header + f" (read from {spec})")

@@ -420,16 +420,16 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
                 need: Callable[[list[str]], None] = lambda names: None) -> bool:
     """Materialize a view that many later statements read, so that Spark plans it once.
 
-    A source's files (`numbering.LISTING`) are listed instead (their names kept in
-    `view.listed`), and a view of a few rows (`numbering.LOCAL`) kept in the driver, when
+    A source's files (`CheckpointStep.listing`) are listed instead (their names kept in
+    `view.listed`), and a view of a few rows (`CheckpointStep.local`) kept in the driver, when
     the executor can; `inline`, when given, gives its columns and rows if they are known;
-    a copy that only views known to be empty would need (`numbering.SKIP_UNLESS`) is not
+    a copy that only views known to be empty would need (`CheckpointStep.skip_unless`) is not
     made (returns False).
 
     `known`: the views known to have no row (copies found empty). A view that has no row
-    without them (`EMPTY_UNLESS`), or a copy of failures that Spark's optimizer already
-    proved empty, is defined as empty instead: no job runs for it. A copy of failures
-    found empty joins `known`.
+    without them (`CheckpointStep.empty_unless`), or a copy of failures that Spark's
+    optimizer already proved empty, is defined as empty instead: no job runs for it. A copy
+    of failures found empty joins `known`.
 
     `job()`: the context a job for it runs in, entered only when one does (a copy, or
     the rows kept in the driver): it may first define again what the job reads. `need`
@@ -847,7 +847,7 @@ class _Views:
                    stmt: Statement | None = None) -> None:
         """Materialize a view; the views defined before that read it read the copy from
         now on (same rows, a flat plan). `failures`: see materialize.checkpoint; `stmt`,
-        the checkpoint statement (its `EMPTY_UNLESS`)."""
+        the checkpoint statement (its `empty_unless`)."""
         view = self.views[name]
         view.failures = view.failures or failures
         view.checkpoint = stmt or view.checkpoint
