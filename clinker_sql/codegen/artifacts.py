@@ -117,7 +117,7 @@ def manifest(compiled: Compiled, contents: dict[str, str]) -> dict:
         "error_views": [{"view": e.view, "node": e.node, "payload": list(e.payload)}
                         for e in compiled.error_views],
         "sources": compiled.sources,
-        "sinks": compiled.sinks,
+        "sinks": [s.manifest() for s in compiled.sinks],
         "dlq": compiled.dlq,
         # views the writes read, with the condition of a failing row: counted during the
         # writes, they tell a local run whether the DLQ is empty (codegen/empty_dlq.py)

@@ -22,7 +22,7 @@ from clinker_sql.codegen.names import (  # noqa: F401 - re-exported to the node 
     WIDENED,
     ck_column,
 )
-from clinker_sql.codegen.run_plan import Step, default_step
+from clinker_sql.codegen.run_plan import SinkOutput, Step, default_step
 from clinker_sql.codegen.sort_key import arrival
 from clinker_sql.cxl.text import to_cell
 from clinker_sql.cxl.types import INT, STRING, CxlType
@@ -132,7 +132,7 @@ class Compiled:
     statements: list[Statement] = field(default_factory=list)
     relations: dict[str, Relation] = field(default_factory=dict)
     error_views: list[ErrorView] = field(default_factory=list)
-    sinks: list[dict[str, Any]] = field(default_factory=list)
+    sinks: list[SinkOutput] = field(default_factory=list)
     dlq: dict[str, Any] | None = None
     strategy: str = "fail_fast"
     sources: list[str] = field(default_factory=list)

@@ -166,6 +166,27 @@ class WriteStep(Step):
 
 
 @dataclass(frozen=True)
+class SinkOutput:
+    """A sink as the run summary and the manifest know it (`Compiled.sinks`)."""
+
+    name: str
+    format: str
+    rows_view: str  # the records it writes
+    path: str | None = None  # a file sink's
+    table: str | None = None  # a table sink's
+    # a split write: its written rows are counted on this view, where this column holds
+    observe_view: str | None = None
+    observe_when: str | None = None
+
+    def manifest(self) -> dict[str, Any]:
+        where = {"table": self.table} if self.format == "table" else {"path": self.path}
+        out = {"name": self.name, **where, "rows_view": self.rows_view, "format": self.format}
+        if self.observe_view is not None:
+            out.update(observe_view=self.observe_view, observe_when=self.observe_when)
+        return out
+
+
+@dataclass(frozen=True)
 class ReportStep(Step):
     # what it counts when the DLQ is known to be empty (runtime/runner.py): {unless: views
     # without a row of which the DLQ has none, totals: {column: the source's total view},

@@ -14,7 +14,7 @@ from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.fusion import LIVE
 from clinker_sql.codegen.names import LINE
 from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_ORDER, WIDENED, Relation, Statement
-from clinker_sql.codegen.run_plan import FanOut, Split, WriteStep
+from clinker_sql.codegen.run_plan import FanOut, SinkOutput, Split, WriteStep
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.config import model as m
 from clinker_sql.config.checks import upstream as upstream_nodes
@@ -249,7 +249,7 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
         "first, codegen/sort_key.py)"
     fan_out: FanOut | None = None
     split_off: Split | None = None  # a split write's failing rows
-    observed: dict = {}  # a split write: where its written rows are counted
+    observed: dict[str, str] = {}  # a split write: where its written rows are counted
     if cfg.format in ("csv", "json"):
         line = csv_line(typed, cfg.delimiter) if cfg.format == "csv" else \
             json_line(typed, cfg.preserve_nulls)
@@ -280,8 +280,8 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
                                      include_header=cfg.include_header,
                                      delimiter=cfg.delimiter, json_format=cfg.json_format,
                                      fan_out=fan_out, split=split_off)))
-    ctx.compiled.sinks.append({"name": name, "path": cfg.path, "rows_view": input_view,
-                               "format": cfg.format, **observed})
+    ctx.compiled.sinks.append(SinkOutput(name, cfg.format, input_view, path=cfg.path,
+                                         **observed))
 
 
 def _files_view(ctx: Context, source: str) -> str | None:
@@ -325,8 +325,7 @@ def compile_table_write(ctx: Context, plan: SinkPlan, input_view: str, records: 
                              f"{'.'.join(staging_table(cfg.table))}, swapped in at the end)",
                       step=WriteStep(format="table", table=tuple(cfg.table),
                                      staging_table=staging_table(cfg.table))))
-    ctx.compiled.sinks.append({"name": name, "table": cfg.target, "rows_view": input_view,
-                               "format": "table"})
+    ctx.compiled.sinks.append(SinkOutput(name, "table", input_view, table=cfg.target))
 
 
 def staging_table(parts: tuple[str, ...] | list[str]) -> tuple[str, ...]:

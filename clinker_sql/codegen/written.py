@@ -46,7 +46,7 @@ def compile_written(ctx: Context, sources: list[str]) -> None:
         return S.eq(S.col(SOURCE_NAME), S.string(src))
 
     parts = [exp.select(S.bigint(i).as_(S.ident("sink")), S.col(SOURCE_NAME),
-                        S.col(SOURCE_ROW), S.col(ORDER)).from_(S.table(sink["rows_view"]))
+                        S.col(SOURCE_ROW), S.col(ORDER)).from_(S.table(sink.rows_view))
              for i, sink in enumerate(sinks)]
     items: list[tuple[exp.Expression, str]] = []
     if parts:
@@ -61,7 +61,7 @@ def compile_written(ctx: Context, sources: list[str]) -> None:
         ).from_(exp.Subquery(this=reached, alias=exp.TableAlias(this=S.ident("reached")))
                 ).group_by(S.col(SOURCE_NAME), S.col(SOURCE_ROW), S.col(ORDER))
         items += [(S.fn("coalesce", exp.Sum(this=S.col(f"w{i}")), S.bigint(0)),
-                   f"written:{sink['name']}") for i, sink in enumerate(sinks)]
+                   f"written:{sink.name}") for i, sink in enumerate(sinks)]
         items.append((exp.Count(this=exp.Star()), "ok"))
         items += [(S.fn("count_if", S.and_(of(src), real)), f"written_rows:{src}")
                   for src in sources]
@@ -81,14 +81,14 @@ def compile_written(ctx: Context, sources: list[str]) -> None:
           if isinstance(s.step, WriteStep) and not s.step.dlq}
     for sink in sinks:
         # a split write reads the sink's records with the failing rows (split_write.py)
-        when = S.col(sink["observe_when"]) if sink.get("observe_when") else None
+        when = S.col(sink.observe_when) if sink.observe_when else None
         counts = [(S.fn("count_if", when) if when else exp.Count(this=exp.Star()),
-                   f"written:{sink['name']}")]
+                   f"written:{sink.name}")]
         counts += [(S.fn("count_if", S.and_(when, of(src), real)), f"written_rows:{src}")
                    for src in sources]
-        write = ctx.compiled.statements[at[sink["name"]]]
-        ctx.compiled.statements[at[sink["name"]]] = replace(write, step=replace(
-            write.step, observe=Observe(sink.get("observe_view", sink["rows_view"]),
+        write = ctx.compiled.statements[at[sink.name]]
+        ctx.compiled.statements[at[sink.name]] = replace(write, step=replace(
+            write.step, observe=Observe(sink.observe_view or sink.rows_view,
                                         {name: S.to_sql(e) for e, name in counts})))
 
 

@@ -1106,7 +1106,7 @@ def _timed(executor: Executor, stmt: Statement, timings: list, progress) -> None
 
 def _result(compiled: Compiled, counts: dict[str, Any], timings: list) -> RunResult:
     per_source = {s: _fates(counts, s) for s in compiled.sources}
-    written = {s["name"]: int(counts.get(f"written:{s['name']}") or 0) for s in compiled.sinks}
+    written = {s.name: int(counts.get(f"written:{s.name}") or 0) for s in compiled.sinks}
     total = sum(v["total"] for v in per_source.values())
     dlq = int(counts.get("dlq") or 0)
     summary = {"total": total, "ok": int(counts.get("ok") or 0),
