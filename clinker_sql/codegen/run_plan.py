@@ -56,7 +56,7 @@ class FewFiles:
     files: str
     sql: str
     render: Mapping[str, Any]
-    fixed_path: Any
+    fixed_path: str | None  # the one file of a `path:` source; None for a glob
     desc: bool
 
 
@@ -135,7 +135,7 @@ class WriteStep(Step):
     header: tuple[str, ...] = ()
     include_header: bool = True
     delimiter: str = ","
-    json_format: Any = ""
+    json_format: str = ""
     fan_out: FanOut | None = None
     split: Split | None = None
     observe: Observe | None = None
