@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import sqlglot
 
@@ -25,7 +24,7 @@ from clinker_sql.codegen.prune import mark_unread
 from clinker_sql.codegen.records_copy import drop_row_wise_copies
 from clinker_sql.codegen.retraction import hoist, needs_retraction
 from clinker_sql.codegen.route import compile_merge, compile_route
-from clinker_sql.codegen.run_plan import ViewStep, WriteStep
+from clinker_sql.codegen.run_plan import DlqLimits, RateLimit, ViewStep, WriteStep
 from clinker_sql.codegen.sink import SinkPlan, compile_sink, table_create_sql
 from clinker_sql.codegen.source import compile_source
 from clinker_sql.codegen.transform import compile_transform
@@ -58,17 +57,19 @@ SESSION_SETTINGS = (
 )
 
 
-def dlq_limits(p: m.Pipeline) -> dict[str, Any]:
+def dlq_limits(p: m.Pipeline) -> DlqLimits | None:
     """The DLQ rate ceilings the run checks (runtime/dlq_rate.py), `min_records` resolved:
     a source's own, else the pipeline's, else 100 (Clinker's DEFAULT_DLQ_MIN_RECORDS)."""
     dlq = p.error_handling.dlq
     if dlq is None:
-        return {}
+        return None
     floor = dlq.limit.min_records if dlq.limit.min_records is not None else 100
-    pipeline = [dlq.limit.max_rate, floor] if dlq.limit.max_rate is not None else None
-    sources = {s: [lim.max_rate, lim.min_records if lim.min_records is not None else floor]
+    pipeline = RateLimit(dlq.limit.max_rate, floor) if dlq.limit.max_rate is not None \
+        else None
+    sources = {s: RateLimit(lim.max_rate, lim.min_records if lim.min_records is not None
+                            else floor)
                for s, lim in dlq.per_source if lim.max_rate is not None}
-    return {"pipeline": pipeline, "sources": sources} if pipeline or sources else {}
+    return DlqLimits(pipeline, sources) if pipeline or sources else None
 
 
 def compile_pipeline(p: m.Pipeline, base: Path | None = None) -> Compiled:

@@ -22,7 +22,7 @@ from clinker_sql.codegen.names import (  # noqa: F401 - re-exported to the node 
     WIDENED,
     ck_column,
 )
-from clinker_sql.codegen.run_plan import SinkOutput, Step, default_step
+from clinker_sql.codegen.run_plan import DlqLimits, SinkOutput, Step, default_step
 from clinker_sql.codegen.sort_key import arrival
 from clinker_sql.cxl.text import to_cell
 from clinker_sql.cxl.types import INT, STRING, CxlType
@@ -145,9 +145,7 @@ class Compiled:
     # error view -> [its witness view, its condition]: the error views a run computes are
     # those whose condition met a row
     dlq_witnessed: dict[str, list[str]] = field(default_factory=dict)
-    # DLQ rate ceilings (runtime/dlq_rate.py): {"pipeline": [max_rate, min_records] | None,
-    # "sources": {source: [max_rate, min_records]}}
-    dlq_limits: dict[str, Any] = field(default_factory=dict)
+    dlq_limits: DlqLimits | None = None  # DLQ rate ceilings (runtime/dlq_rate.py)
 
     def add(self, stmt: Statement) -> None:
         self.statements.append(stmt)

@@ -187,6 +187,20 @@ class SinkOutput:
 
 
 @dataclass(frozen=True)
+class RateLimit:
+    max_rate: float
+    min_records: int  # resolved: a source's own, else the pipeline's, else 100
+
+
+@dataclass(frozen=True)
+class DlqLimits:
+    """The DLQ rate ceilings a run checks (runtime/dlq_rate.py)."""
+
+    pipeline: RateLimit | None = None
+    sources: Mapping[str, RateLimit] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class ReportStep(Step):
     # what it counts when the DLQ is known to be empty (runtime/runner.py): {unless: views
     # without a row of which the DLQ has none, totals: {column: the source's total view},

@@ -28,8 +28,8 @@ from clinker_sql.codegen.retraction import (
 )
 from clinker_sql.codegen.run_plan import (
     CheckpointStep,
-    CleanGroups,
     CheckStep,
+    CleanGroups,
     FixpointStep,
     ReportStep,
     ViewStep,
