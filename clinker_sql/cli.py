@@ -352,7 +352,7 @@ def _plan_text(project, fmt: str) -> str:
 def lineage_cmd(pipeline: Path, column: str, fmt: str, allow_absolute: bool) -> None:
     """Walk NODE.COLUMN (usually sink.column) back to the source columns it comes from:
     at each node the CXL that computes it and the input columns it reads."""
-    from clinker_sql.inspect.lineage import render_trace, trace
+    from clinker_sql.codegen.lineage import render_trace, trace
 
     def body() -> None:
         compiled = _project(pipeline, allow_absolute).compile()

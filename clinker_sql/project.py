@@ -12,7 +12,7 @@ from clinker_sql.codegen.plan import Compiled
 from clinker_sql.config.model import Pipeline
 from clinker_sql.config.parse import load_pipeline
 from clinker_sql.runtime.executor import Executor
-from clinker_sql.runtime.thrift import ThriftTarget
+from clinker_sql.runtime.local import LocalSparkExecutor
 from clinker_sql.runtime.runner import (
     RunResult,
     preflight,
@@ -20,6 +20,7 @@ from clinker_sql.runtime.runner import (
     write_failed_run_results,
     write_run_results,
 )
+from clinker_sql.runtime.thrift import ThriftExecutor, ThriftTarget
 
 
 @dataclass
@@ -69,13 +70,9 @@ class Project:
     def _execute(compiled: Compiled, executor: Executor | None, thrift: ThriftTarget | None,
                  base: Path, progress, partial: dict) -> RunResult:
         if executor is None and thrift is not None:
-            from clinker_sql.runtime.thrift import ThriftExecutor
-
             with ThriftExecutor(thrift) as session:
                 return run_compiled(compiled, session, base, progress, partial)
         if executor is None:
-            from clinker_sql.runtime.local import LocalSparkExecutor
-
             executor = LocalSparkExecutor()
         return run_compiled(compiled, executor, base, progress, partial)
 

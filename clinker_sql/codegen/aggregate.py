@@ -13,13 +13,21 @@ from dataclasses import dataclass, replace
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
-from clinker_sql.codegen.dlq import EARLY_VIEW
 from clinker_sql.codegen.dlq_shape import dlq_select
 from clinker_sql.codegen.materialize import counted_in
-from clinker_sql.codegen.one_pass import chain_failures_with_groups, clean_groups_meta
+from clinker_sql.codegen.names import (
+    EARLY_VIEW,
+    FIRST,
+    GROUP_INDEX as INDEX,
+    LIVE,
+    RETRACTED_COLUMN as RETRACTED,
+    aggregate_ck,
+    index_key,
+)
+from clinker_sql.codegen.one_pass import chain_failures_with_groups, clean_groups_step
 from clinker_sql.codegen.plan import (
     DOC,
     SOURCE_FILE,
@@ -31,6 +39,8 @@ from clinker_sql.codegen.plan import (
     Statement,
     ck_column,
 )
+from clinker_sql.codegen.retraction import retract_input
+from clinker_sql.codegen.run_plan import ViewStep
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.codegen.transform import ERR, KEEP, error_struct
 from clinker_sql.config import model as m
@@ -45,18 +55,6 @@ from clinker_sql.diagnostics import fail
 
 MERGED = "<merged>"
 SYNTHETIC = -1  # $source.order of an aggregate row: its DLQ source row is 0
-FIRST = "$first"
-RETRACTED = "$retracted"
-INDEX = "$group.index"
-LIVE = "$live"
-
-
-def index_key(i: int) -> str:
-    return f"$key.{i}"
-
-
-def aggregate_ck(name: str) -> str:
-    return f"$ck.aggregate.{name}"
 
 
 @dataclass(frozen=True)
@@ -182,8 +180,6 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
         select_list=select_list(items)), header=f"{header}: per-row arguments"))
     grouped_view = eval_view
     if relaxed:
-        from clinker_sql.codegen.retraction import retract_input
-
         grouped_view = retract_input(ctx, node.name, replace(upstream, view=eval_view))
 
     first = exp.Min(this=_arrival_position(upstream))
@@ -281,13 +277,13 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
                       live=ident(LIVE), first=ident(FIRST), index=ident(INDEX))
 
     header = f"aggregate {node.name}: emitted values (first-seen group order)"
-    meta: dict = {}
+    step = ViewStep()
     if clean is not None:  # codegen/one_pass.py
-        meta = clean_groups_meta(final_sql(clean), clean, EARLY_VIEW, ctx.view(node.name, "spec"),
+        step = clean_groups_step(final_sql(clean), clean, EARLY_VIEW, ctx.view(node.name, "spec"),
                                  ctx.view(node.name, "finalize_errors"))
         header += f"; when nothing is retracted, read from {clean} instead (the same SELECT)"
     ctx.add(Statement("view", node.name, final_view, final_sql(groups_view), header=header,
-                      meta=meta))
+                      step=step))
     if relaxed:
         index_view = ctx.view(node.name, "index")
         keys_sql = ", ".join(ident(index_key(i)) for i in range(len(keys)))
@@ -336,7 +332,7 @@ def _error_views(ctx: Context, node: m.AggregateNode, upstream: Relation, eval_v
         "node_errors.sql.j2", view=ident(err_view), input=ident(eval_view),
         select_list=select_list(rows_entry), condition=sql(S.not_null(err))),
         header=f"aggregate {node.name}: input rows whose arguments failed",
-        meta=counted_in(eval_view, sql(S.not_null(err)))))
+        step=counted_in(eval_view, sql(S.not_null(err)))))
     ctx.error_views.append(ErrorView(err_view, node.name, tuple(
         n for n, _ in upstream.columns + upstream.ck), 3, "CS002"))
 
@@ -351,7 +347,7 @@ def _error_views(ctx: Context, node: m.AggregateNode, upstream: Relation, eval_v
         "node_errors.sql.j2", view=ident(final_err), input=ident(final_view),
         select_list=select_list(final_entry), condition=sql(S.not_null(err))),
         header=f"aggregate {node.name}: groups whose finalize failed",
-        meta=counted_in(final_view, sql(S.not_null(err)))))
+        step=counted_in(final_view, sql(S.not_null(err)))))
     ctx.error_views.append(ErrorView(final_err, node.name, tuple(
         n for n, _ in relation.columns + relation.ck), 3, "CS002"))
 

@@ -13,9 +13,10 @@ from pathlib import Path
 from clinker_sql import __version__
 from clinker_sql.codegen.atomic_folder import write_folder
 from clinker_sql.codegen.comments import comment_lines, comment_text
-from clinker_sql.codegen.numbering import FEW_FILES, MAPPED_FILES_MAX
-from clinker_sql.codegen.one_pass import CLEAN_GROUPS
+from clinker_sql.codegen.lineage import header_lines
+from clinker_sql.codegen.numbering import MAPPED_FILES_MAX
 from clinker_sql.codegen.plan import Compiled, Statement
+from clinker_sql.codegen.run_plan import ViewStep, WriteStep
 from clinker_sql.diagnostics import fail
 
 MANIFEST_VERSION = "clinker-sql/manifest/v1"
@@ -36,18 +37,18 @@ def statement_text(stmt: Statement, lineage: list[str] | None = None) -> str:
     header += "".join(comment_line(line) for line in lineage or ())
     if stmt.sql.startswith("--"):  # a step the runner performs (checkpoint, fixpoint)
         return header + "".join(comment_line(line) for line in stmt.sql.split("\n"))
-    clean = stmt.meta.get(CLEAN_GROUPS)
+    clean = stmt.step.clean_groups if isinstance(stmt.step, ViewStep) else None
     if clean:  # codegen/one_pass.py
-        unless = comment_text(", ".join(clean["unless"]))
+        unless = comment_text(", ".join(clean.unless))
         return (f"{header}{stmt.sql};\n-- when {unless} has no row, "
                 "nothing is retracted before it: the runner defines it instead as\n"
-                f"{_commented(clean['define'])}")
-    few = stmt.meta.get(FEW_FILES)
+                f"{_commented(clean.define)}")
+    few = stmt.step.few_files if isinstance(stmt.step, ViewStep) else None
     if few:  # codegen/source.py
         return (f"{header}{stmt.sql};\n-- when the listing finds at most {MAPPED_FILES_MAX} "
                 "files, the runner defines it instead as below, with the listed files in a "
                 "literal MAP\n-- (each one's $path and $rank) in place of the subquery: no "
-                f"job builds the map\n{_commented(few['sql'])}")
+                f"job builds the map\n{_commented(few.sql)}")
     return f"{header}{stmt.sql};\n"
 
 
@@ -66,8 +67,6 @@ def _commented(sql: str) -> str:
 def lineage_header(compiled: Compiled, stmt: Statement) -> list[str]:
     """Column lineage for the file that defines a node's output (its good rows, a route
     branch, or a sink's write); nothing for the other statements."""
-    from clinker_sql.inspect.lineage import header_lines
-
     nl = compiled.lineage.get(stmt.node) if stmt.node else None
     if nl is None:
         return []
@@ -112,13 +111,13 @@ def manifest(compiled: Compiled, contents: dict[str, str]) -> dict:
         "nodes": compiled.nodes,
         "statements": [{"file": f, "kind": s.kind, "node": s.node, "name": s.name,
                         "sha256": hashlib.sha256(contents[f].encode("utf-8")).hexdigest(),
-                        **({"output": {k: v for k, v in s.meta.items() if k != "rows_view"}}
-                           if s.kind == "write" else {})}
+                        **({"output": s.step.output()}
+                           if isinstance(s.step, WriteStep) else {})}
                        for f, s in numbered(compiled)],
         "error_views": [{"view": e.view, "node": e.node, "payload": list(e.payload)}
                         for e in compiled.error_views],
         "sources": compiled.sources,
-        "sinks": compiled.sinks,
+        "sinks": [s.manifest() for s in compiled.sinks],
         "dlq": compiled.dlq,
         # views the writes read, with the condition of a failing row: counted during the
         # writes, they tell a local run whether the DLQ is empty (codegen/empty_dlq.py)

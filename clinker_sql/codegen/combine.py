@@ -49,7 +49,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.combine_cap import output_cap_check
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
@@ -70,6 +70,7 @@ from clinker_sql.codegen.plan import (
     Relation,
     Statement,
 )
+from clinker_sql.codegen.run_plan import CheckStep
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.config import model as m
 from clinker_sql.config.checks import upstream
@@ -146,12 +147,9 @@ class Plan:
         return f"{self.node.name}.{self.tag}{part}"
 
 
-def compile_combine(ctx: Context, node: m.CombineNode,
-                    inputs: list[tuple[str, Relation]]) -> Relation:
-    drive = _check_inputs(node, inputs)
-    if len(inputs) > 2:  # a chain of binary joins, as Clinker decomposes it
-        from clinker_sql.codegen.combine_chain import compile_chain
-        return compile_chain(ctx, node, inputs, drive)
+def compile_pair(ctx: Context, node: m.CombineNode,
+                 inputs: list[tuple[str, Relation]], drive: str) -> Relation:
+    """A combine of two inputs: one binary join (codegen/combine_chain.py decides)."""
     rel = dict(inputs)
     other = next(q for q, _ in inputs if q != drive)
     return compile_binary(ctx, node, Side(drive, rel[drive], "$d.", "drv"),
@@ -875,7 +873,7 @@ def _error_views(ctx: Context, p: Plan, final: str) -> str:
             "node_errors.sql.j2", view=ident(faults), input=ident(final), select_list=Sql("*"),
             condition=sql(S.not_null(fault))),
             header=f"combine {node.name}: the rows whose evaluation failed, with their match",
-            meta=counted_in(final, sql(S.not_null(fault)))))
+            step=counted_in(final, sql(S.not_null(fault)))))
         ctx.add(checkpoint(faults, node.name, "the join is computed once for the driver's "
                            "and the matched build rows' DLQ entries", failures=True))
         final = faults
@@ -891,7 +889,7 @@ def _error_views(ctx: Context, p: Plan, final: str) -> str:
         "node_errors.sql.j2", view=ident(view), input=ident(final),
         select_list=select_list(entry), condition=sql(S.not_null(fault))),
         header=f"combine {node.name}: driver rows whose evaluation failed",
-        meta=counted_in(final, sql(S.not_null(fault)))))
+        step=counted_in(final, sql(S.not_null(fault)))))
     ctx.error_views.append(ErrorView(view, node.name, tuple(c for c, _ in drv.payload), 3,
                                      "CS002"))
     if not both:
@@ -944,4 +942,4 @@ def _on_miss_check(ctx: Context, p: Plan, cases: str, errors: str) -> None:
         "combine_on_miss_check.sql.j2", cases=ident(cases), detail=sql(detail),
         condition=sql(S.and_(*guard)), order=Sql(f"{sql(order)}, {sql(row)}")),
         header=f"combine {p.node.name}: on_miss: error aborts on the first unmatched driver row",
-        meta={"code": "E319"}))
+        step=CheckStep(code="E319")))

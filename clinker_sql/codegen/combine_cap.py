@@ -4,9 +4,10 @@ truncates. Rows the body filters out or sends to the DLQ are not output rows."""
 
 from __future__ import annotations
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.run_plan import CheckStep
 from clinker_sql.codegen.templates import ident, render, sql
 from clinker_sql.config import model as m
 
@@ -22,4 +23,4 @@ def output_cap_check(ctx: Context, node: m.CombineNode, output_view: str) -> Non
         "combine_output_cap_check.sql.j2", output=ident(output_view), detail=sql(detail),
         cap=sql(S.bigint(cap))),
         header=f"combine {node.name}: more than max_output_rows ({cap}) output rows abort "
-               "the run", meta={"code": "E325"}))
+               "the run", step=CheckStep(code="E325")))

@@ -42,13 +42,14 @@ import dataclasses
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.combine import (
     BKEY,
     DUP,
     HIDDEN,
     Plan,
     Side,
+    _check_inputs,
     _conjuncts,
     _decompose,
     _output_ck,
@@ -58,6 +59,7 @@ from clinker_sql.codegen.combine import (
     build_input_view,
     check_where,
     compile_binary,
+    compile_pair,
     driver_view,
     is_false_guarded,
     may_repeat,
@@ -87,6 +89,15 @@ def step_name(node: m.CombineNode, i: int) -> str:
 def encoded(qualifier: str, field: str) -> str:
     """Clinker's `encode_chain_column`."""
     return f"__{qualifier}__{field}"
+
+
+def compile_combine(ctx: Context, node: m.CombineNode,
+                    inputs: list[tuple[str, Relation]]) -> Relation:
+    """A combine node: one binary join for two inputs, else a chain of them."""
+    drive = _check_inputs(node, inputs)
+    if len(inputs) > 2:  # a chain of binary joins, as Clinker decomposes it
+        return compile_chain(ctx, node, inputs, drive)
+    return compile_pair(ctx, node, inputs, drive)
 
 
 def compile_chain(ctx: Context, node: m.CombineNode, inputs: list[tuple[str, Relation]],

@@ -5,34 +5,33 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import sqlglot
 
-from clinker_sql.codegen import numbering, shared_values
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
+from clinker_sql.codegen import shared_values
 from clinker_sql.codegen.aggregate import AggregatePlan, compile_aggregate
-from clinker_sql.codegen.combine import compile_combine
+from clinker_sql.codegen.combine_chain import compile_combine
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.correlation import lattice
+from clinker_sql.codegen.cull import compile_cull
 from clinker_sql.codegen.dlq import TRIGGERS_VIEW, compile_commit
 from clinker_sql.codegen.empty_dlq import plan_empty_dlq
+from clinker_sql.codegen.lineage import column_lineage
 from clinker_sql.codegen.materialize import plan_checkpoints
-from clinker_sql.codegen.one_pass import CLEAN_GROUPS
 from clinker_sql.codegen.plan import Compiled, Relation, Statement
 from clinker_sql.codegen.prune import mark_unread
 from clinker_sql.codegen.records_copy import drop_row_wise_copies
 from clinker_sql.codegen.retraction import hoist, needs_retraction
-from clinker_sql.codegen.cull import compile_cull
 from clinker_sql.codegen.route import compile_merge, compile_route
-from clinker_sql.codegen.sink import SinkPlan, compile_sink
+from clinker_sql.codegen.run_plan import DlqLimits, RateLimit, ViewStep, WriteStep
+from clinker_sql.codegen.sink import SinkPlan, compile_sink, table_create_sql
 from clinker_sql.codegen.source import compile_source
 from clinker_sql.codegen.transform import compile_transform
 from clinker_sql.config import model as m
 from clinker_sql.config.checks import check_pipeline, resolve_port, upstream
 from clinker_sql.config.sink_paths import resolve_sink_paths
 from clinker_sql.diagnostics import fail
-from clinker_sql.inspect.lineage import column_lineage
 
 EMPTY_PROPAGATION_KEY = "spark.sql.adaptive.optimizer.excludedRules"
 EMPTY_PROPAGATION_RULE = "org.apache.spark.sql.execution.adaptive.AQEPropagateEmptyRelation"
@@ -58,17 +57,19 @@ SESSION_SETTINGS = (
 )
 
 
-def dlq_limits(p: m.Pipeline) -> dict[str, Any]:
+def dlq_limits(p: m.Pipeline) -> DlqLimits | None:
     """The DLQ rate ceilings the run checks (runtime/dlq_rate.py), `min_records` resolved:
     a source's own, else the pipeline's, else 100 (Clinker's DEFAULT_DLQ_MIN_RECORDS)."""
     dlq = p.error_handling.dlq
     if dlq is None:
-        return {}
+        return None
     floor = dlq.limit.min_records if dlq.limit.min_records is not None else 100
-    pipeline = [dlq.limit.max_rate, floor] if dlq.limit.max_rate is not None else None
-    sources = {s: [lim.max_rate, lim.min_records if lim.min_records is not None else floor]
+    pipeline = RateLimit(dlq.limit.max_rate, floor) if dlq.limit.max_rate is not None \
+        else None
+    sources = {s: RateLimit(lim.max_rate, lim.min_records if lim.min_records is not None
+                            else floor)
                for s, lim in dlq.per_source if lim.max_rate is not None}
-    return {"pipeline": pipeline, "sources": sources} if pipeline or sources else {}
+    return DlqLimits(pipeline, sources) if pipeline or sources else None
 
 
 def compile_pipeline(p: m.Pipeline, base: Path | None = None) -> Compiled:
@@ -180,17 +181,20 @@ def _format(stmt: Statement) -> Statement:
     stmt = replace(stmt, reads=reads)
     # the runner's other definitions of the view: when nothing is retracted before an
     # aggregate (codegen/one_pass.py), for a source of a few files (codegen/source.py)
-    for key, field_name in ((CLEAN_GROUPS, "define"), (numbering.FEW_FILES, "sql")):
-        other = stmt.meta.get(key)
-        if other:
-            stmt = replace(stmt, meta={**stmt.meta, key: {**other, field_name: _format(
-                replace(stmt, sql=other[field_name], meta={})).sql}})
-    if stmt.kind == "write" and stmt.meta.get("format") == "table":
-        from clinker_sql.codegen.sink import table_create_sql
-
-        return replace(stmt, sql=table_create_sql(stmt.meta, body))
-    if stmt.kind == "write":
-        fmt = "parquet" if stmt.meta.get("format") == "parquet" else "text"
-        target = S.to_sql(S.string(stmt.meta["staging"]))
+    step = stmt.step
+    if isinstance(step, ViewStep) and step.clean_groups:
+        other = _format(replace(stmt, sql=step.clean_groups.define, step=ViewStep())).sql
+        stmt = replace(stmt, step=replace(step, clean_groups=replace(step.clean_groups,
+                                                                     define=other)))
+    step = stmt.step
+    if isinstance(step, ViewStep) and step.few_files:
+        other = _format(replace(stmt, sql=step.few_files.sql, step=ViewStep())).sql
+        stmt = replace(stmt, step=replace(step, few_files=replace(step.few_files, sql=other)))
+    step = stmt.step
+    if isinstance(step, WriteStep) and step.format == "table":
+        return replace(stmt, sql=table_create_sql(step, body))
+    if isinstance(step, WriteStep):
+        fmt = "parquet" if step.format == "parquet" else "text"
+        target = S.to_sql(S.string(step.staging))
         body = f"INSERT OVERWRITE DIRECTORY {target} USING {fmt}\n{body}"
     return replace(stmt, sql=body)

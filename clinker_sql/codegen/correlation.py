@@ -13,24 +13,25 @@ from dataclasses import replace
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import dlq_select
 from clinker_sql.codegen.materialize import checkpoint
-from clinker_sql.codegen.numbering import CK_SKETCH, OBSERVED
+from clinker_sql.codegen.names import (
+    CK_BIG as BIG,
+    CK_COLLATERAL as COLLATERAL,
+    CK_DIRTY as DIRTY,
+    CK_MEMBERS as MEMBERS,
+    CK_OVERFLOW as OVERFLOW,
+)
 from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_NAME, SOURCE_ROW, Statement, ck_cell
+from clinker_sql.codegen.run_plan import ViewStep
 from clinker_sql.codegen.sink import SinkPlan
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.codegen.written import distinct_records
 from clinker_sql.config.checks import upstream
 from clinker_sql.cxl.text import to_cell
 
-DIRTY = "$pipeline.ck_dirty"
-MEMBERS = "$pipeline.ck_members"
-BIG = "$pipeline.ck_big"
-OVERFLOW = "$pipeline.ck_overflow"
-COLLATERAL = "$pipeline.ck_collateral"
-BOUND = "bound"  # Statement.meta of the ck_big checkpoint: see _sketch_bound
 
 
 def lattice(ctx: Context) -> list[str]:
@@ -70,7 +71,7 @@ def _has_combine(ctx: Context) -> bool:
 def _sketch_bound(ctx: Context, limit: int) -> dict | None:
     """How a local run may know `$pipeline.ck_big` is empty without counting the groups
     (runtime/runner.py, `_Views.largest_group`): each correlated source's rows are counted
-    per key into a count-min sketch while they are read (`numbering.CK_SKETCH`). When no
+    per key into a count-min sketch while they are read (`ViewStep.ck_sketch`). When no
     two records the sinks receive share a row identity (`written.distinct_records`), a
     group of key `c` holds at most the rows of `c` (a sketch never counts a key short, so
     at most the largest cells of the sketches summed) and, for each aggregate, at most as
@@ -90,8 +91,8 @@ def _sketch_bound(ctx: Context, limit: int) -> dict | None:
     for agg in aggregates:
         if any(u.kind == "aggregate" for u in upstream(nodes, [r.node for r in agg.inputs])):
             return None
-    sketches = {s.meta[OBSERVED]: s.meta[CK_SKETCH] for s in ctx.compiled.statements
-                if s.kind == "view" and s.meta.get(CK_SKETCH)}
+    sketches = {s.step.observed: s.step.ck_sketch for s in ctx.compiled.statements
+                if isinstance(s.step, ViewStep) and s.step.ck_sketch}
     if not sketches:
         return None
     return {"limit": limit, "sketches": sketches, "factor": 1 + len(aggregates)}
@@ -144,7 +145,7 @@ def compile_correlation(ctx: Context, sinks: list[SinkPlan], triggers_view: str,
                      "the collateral entries", failures=True)
     bound = _sketch_bound(ctx, limit)
     if bound is not None:
-        big = replace(big, meta={**big.meta, BOUND: bound}, header=(
+        big = replace(big, step=replace(big.step, bound=bound), header=(
             f"{big.header}; a local run first bounds the groups by a sketch of each "
             "correlated source's keys, counted while its rows are read, and makes no copy "
             "when no group can exceed the buffer"))

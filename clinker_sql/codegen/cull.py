@@ -14,9 +14,9 @@ import dataclasses
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
-from clinker_sql.codegen.context import Context
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.aggregate import aggregate_scopes
+from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_scope import compile_cxl
 from clinker_sql.codegen.plan import Relation, Statement
 from clinker_sql.codegen.templates import ident, sql

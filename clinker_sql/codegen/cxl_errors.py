@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
+from clinker_sql.codegen.names import ERR, KEEP  # noqa: F401 - KEEP: re-exported
 from clinker_sql.codegen.plan import SOURCE_ROW
 
-ERR = "$err"
-KEEP = "$keep"
 ERR_TYPE = "STRUCT<category: STRING, detail: STRING, field: STRING, value: STRING>"
 
 

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from sqlglot import exp
 
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen import retraction as R
-from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.correlation import COLLATERAL, OVERFLOW, compile_correlation, lattice
 from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER, real_row
@@ -17,6 +17,14 @@ from clinker_sql.codegen.documents import TRIGGERS as DOC_TRIGGERS
 from clinker_sql.codegen.documents import compile_documents, document_sources
 from clinker_sql.codegen.fusion import chain_entries, row_wise
 from clinker_sql.codegen.materialize import checkpoint
+from clinker_sql.codegen.names import (
+    DLQ_VIEW,
+    EARLY_VIEW,
+    LAYOUT,
+    LIVE_VIEW,
+    SPLIT_ROWS,
+    TRIGGERS_VIEW,
+)
 from clinker_sql.codegen.numbering import (
     REF_ORDER,
     REF_ROW,
@@ -24,10 +32,9 @@ from clinker_sql.codegen.numbering import (
     numbered_select,
 )
 from clinker_sql.codegen.plan import Statement
-from clinker_sql.codegen.records_copy import RECORDS_COPY
 from clinker_sql.codegen.retraction import TRIGGERS_SEEN
+from clinker_sql.codegen.run_plan import CheckStep, ReportStep, WriteStep
 from clinker_sql.codegen.sink import SinkPlan, compile_write, csv_line, staging_path
-from clinker_sql.codegen.source import SPLIT_ROWS
 from clinker_sql.codegen.source_order import compile_lines
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.codegen.type_threshold import compile_type_threshold
@@ -36,17 +43,8 @@ from clinker_sql.config import model as m
 from clinker_sql.config.checks import upstream
 from clinker_sql.cxl import types as T
 
-TRIGGERS_VIEW = "$pipeline.triggers"
-DLQ_VIEW = "$pipeline.dlq"
-# Statement.meta of the report: what it counts when the DLQ is known to be empty
-# (runtime/runner.py): {unless: views without a row of which the DLQ has none,
-# totals: {column: the source's total view}, zeros: {column: its value}}
-EMPTY_REPORT = "empty_report"
-LIVE_VIEW = "$pipeline.triggers_live"
-EARLY_VIEW = "$pipeline.triggers_early"
 # the unions of error views (and what reads them whole): they carry `$ref.*` when any does
 _UNIONS = {TRIGGERS_VIEW, LIVE_VIEW, EARLY_VIEW, TRIGGERS_SEEN, DOC_TRIGGERS}
-LAYOUT = "$layout"
 
 
 def layouts(ctx: Context, sinks: list[SinkPlan], correlated: bool) -> list[tuple[str, ...]]:
@@ -155,7 +153,7 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
                           "materializes $pipeline.triggers, then repeats the pass until "
                           "$pipeline.retract_candidates adds nothing to $pipeline.retracted",
                           header="retraction fixpoint", reads=(TRIGGERS_VIEW,),
-                          meta=R.first_pass_meta(
+                          step=R.first_pass_step(
                               [x[0] for x in live if x[0] in dependent],
                               [x[1] for x in live if x[0] not in dependent], aggregates)))
     else:
@@ -220,7 +218,7 @@ def _checkpoint(ctx: Context, view: str) -> None:
     """A sink's records, copied (not when they are computed row by row from copies:
     codegen/records_copy.py)."""
     copy = checkpoint(view, None, None)
-    ctx.add(replace(copy, meta={**copy.meta, RECORDS_COPY: True}))
+    ctx.add(replace(copy, step=replace(copy.step, records_copy=True)))
 
 
 def _continue_without_dlq(ctx: Context) -> None:
@@ -238,7 +236,7 @@ def _continue_without_dlq(ctx: Context) -> None:
         S.eq(S.col("_cxl_dlq_stage"), S.string("source"))).limit(1)
     ctx.add(Statement("check", None, "continue_without_dlq", sql(check),
                       header="continue with no DLQ: a source-type rejection aborts the run",
-                      meta={"code": "E126"}))
+                      step=CheckStep(code="E126")))
 
 
 def _dlq_write(ctx: Context, payload: list[str], layout: int | str | None) -> None:
@@ -274,10 +272,10 @@ def _dlq_write(ctx: Context, payload: list[str], layout: int | str | None) -> No
     ctx.add(Statement("write", None, name, body,
                       header=f"DLQ: write {dlq.path} ({which}; sorted in one partition, chosen "
                              "for speed)",
-                      meta={"path": dlq.path, "staging": staging_path(dlq.path),
-                            "format": "csv", "header": header, "include_header": True,
-                            "delimiter": ",", "json_format": "", "dlq": True,
-                            "dlq_layout": layout}))
+                      step=WriteStep(path=dlq.path, staging=staging_path(dlq.path),
+                                     format="csv", header=tuple(header), include_header=True,
+                                     delimiter=",", json_format="", dlq=True,
+                                     dlq_layout=layout)))
     ctx.compiled.dlq = {"path": dlq.path}
 
 
@@ -333,12 +331,12 @@ def compile_report(ctx: Context, sources: list[str], entries: tuple[str, ...]) -
         items.append((exp.Subquery(this=q), f"total:{src}"))
     items += [(S.col(n), n) for _, n in dlq_items]
     counts = exp.Subquery(this=dlq_summary, alias=exp.TableAlias(this=S.ident("d")))
-    known = {EMPTY_REPORT: {
+    known = ReportStep(empty_report={
         "unless": list(entries),
         "totals": {f"total:{src}": ctx.view(src, "total") for src in sources},
-        "zeros": {n: [] if n == "dlq_layouts" else 0 for _, n in dlq_items}}}
+        "zeros": {n: [] if n == "dlq_layouts" else 0 for _, n in dlq_items}})
     ctx.add(Statement("report", None, "report", render(
         "report.sql.j2", select_list=select_list(items), counts=sql(counts)),
                       header="run summary counts (chosen for speed: with no row in "
                       f"{', '.join(entries)} and every source's rows counted while read, "
-                      "the runner knows them without this query)", meta=known))
+                      "the runner knows them without this query)", step=known))

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
+from clinker_sql.codegen.names import SOURCE_ORDER as ORDER
 
 DLQ_COLUMNS = ("_cxl_dlq_source_file", "_cxl_dlq_source_name", "_cxl_dlq_source_row",
                "_cxl_dlq_triggering_field", "_cxl_dlq_triggering_value",
                "_cxl_dlq_error_category", "_cxl_dlq_error_detail", "_cxl_dlq_stage",
                "_cxl_dlq_route", "_cxl_dlq_trigger")
-ORDER = "$source.order"
 
 
 def real_row() -> exp.Expression:

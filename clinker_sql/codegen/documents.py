@@ -23,18 +23,20 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, dlq_select
+from clinker_sql.codegen.names import (
+    DOC_COLLATERAL as COLLATERAL,
+    DOC_FAILED as FAILED,
+    DOC_TRIGGERS as TRIGGERS,
+)
 from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_NAME, SOURCE_ROW, Statement
 from clinker_sql.codegen.sink import SinkPlan
 from clinker_sql.codegen.templates import ident, sql
 from clinker_sql.config import model as m
 from clinker_sql.cxl.text import to_cell
 
-FAILED = "$pipeline.doc_failed"
-TRIGGERS = "$pipeline.doc_triggers"
-COLLATERAL = "$pipeline.doc_collateral"
 _LATER = 1_000_000  # the rank of a stage no node of the pipeline names
 
 

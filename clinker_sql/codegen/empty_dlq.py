@@ -19,7 +19,7 @@ before the writes, as always.
 
 The plan: each witness view with the condition to count (`Compiled.dlq_witnesses`), each
 error view's own witness (`Compiled.dlq_witnessed`), and the checkpoints that only the DLQ
-needs (`meta["after_writes"]`), which the runner makes after the writes, or not at all when
+needs (`CheckpointStep.after_writes`), which the runner makes after the writes, or not at all when
 the DLQ is empty (runtime/runner.py). When some error views met rows and others did not,
 the runner defines the others as empty before the DLQ's pass, so that the pass computes
 only the error views that have entries (a combine's faults without a scan of the driver's
@@ -33,11 +33,11 @@ from dataclasses import replace
 import sqlglot
 from sqlglot import exp
 
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen import shared_values
-from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.run_plan import WriteStep
 
-AFTER_WRITES = "after_writes"
 
 
 def plan_empty_dlq(statements: list[Statement], error_views: list[str]
@@ -47,7 +47,7 @@ def plan_empty_dlq(statements: list[Statement], error_views: list[str]
     when only some error views meet rows, the runner computes only those. No witnesses:
     the statements are returned as they are."""
     defs = {s.name: s for s in statements if s.kind == "view"}
-    writes = [r for s in statements if s.kind == "write" and not s.meta.get("dlq")
+    writes = [r for s in statements if isinstance(s.step, WriteStep) and not s.step.dlq
               for r in s.reads]
     checks = [r for s in statements if s.kind == "check" for r in s.reads]
     # a copy the writes need, directly or to make another copy they need, is made first
@@ -77,7 +77,7 @@ def plan_empty_dlq(statements: list[Statement], error_views: list[str]
     out = []
     for s in statements:
         if s.kind == "checkpoint" and s.name not in first:
-            s = replace(s, meta={**s.meta, AFTER_WRITES: True}, header=(
+            s = replace(s, step=replace(s.step, after_writes=True), header=(
                 f"{s.header}; made after the writes, and only when they met a row that "
                 f"fails in {watched} (codegen/empty_dlq.py)"))
         elif s.kind == "report":

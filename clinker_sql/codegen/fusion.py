@@ -45,22 +45,21 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_errors import ERR, KEEP
 from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER
 from clinker_sql.codegen.materialize import checkpoint, filters
+from clinker_sql.codegen.names import DLQ, LIVE, NODE, PAYLOAD
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.retraction import needs_retraction
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.config import model as m
 from clinker_sql.config.checks import upstream
 from clinker_sql.cxl import ast as a
+from clinker_sql.cxl.errors import CxlError
+from clinker_sql.cxl.parser import parse_program
 
-LIVE = "$live"
-DLQ = "$dlq"  # the carried entry: the DLQ fields, NODE and PAYLOAD
-NODE = "$node"
-PAYLOAD = "$payload"
 ENTRY_FIELDS = frozenset(DLQ_COLUMNS + (ORDER,))
 # the type of `$dlq` (`_entry`: dlq_shape.dlq_select's fields, the node, the payload)
 DLQ_TYPE = "STRUCT<" + ", ".join(
@@ -124,9 +123,6 @@ def row_wise(node: m.TransformNode) -> bool:
 
 
 def _has(node: m.TransformNode, kind: type) -> bool:
-    from clinker_sql.cxl.errors import CxlError
-    from clinker_sql.cxl.parser import parse_program
-
     try:
         program = parse_program(node.cxl.text)
     except CxlError:
@@ -197,7 +193,7 @@ def end_chain(ctx: Context, node: str, carry: str, ok_items,
         "carry_filter.sql.j2", view=ident(failed), carry=ident(carry),
         select_list=select_list([(S.col(DLQ), DLQ)]), condition=failing),
         header=f"transform {node}: the rows of the fused chain {names} that failed",
-        meta=filters(carry, failing)))
+        step=filters(carry, failing)))
     ctx.add(checkpoint(failed, node, f"the fused chain {names} is evaluated once for the "
                        "errors of all its nodes, and only the failing rows are written", failures=True))
     ok_view = ctx.view(node)

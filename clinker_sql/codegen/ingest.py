@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.config import model as m
 from clinker_sql.cxl import types as T
+from clinker_sql.cxl.ast import Literal, Pos
+from clinker_sql.cxl.errors import CxlError
+from clinker_sql.cxl.strftime import java_pattern
 from clinker_sql.diagnostics import fail
 
 _INT_RE = r"^[+-]?[0-9]+\z"
@@ -104,11 +107,6 @@ def typed_value(raw: exp.Expression, column: m.Column, nulls: bool = False) -> e
     if t in ("date", "date_time"):
         target = "DATE" if t == "date" else "TIMESTAMP_NTZ"
         if column.format:
-            from clinker_sql.cxl.strftime import java_pattern
-            from clinker_sql.cxl.ast import Pos, Literal
-
-            from clinker_sql.cxl.errors import CxlError
-
             try:
                 pattern = java_pattern(column.format, Literal(Pos(1, 1), column.format,
                                                               "string"), parsing=True)

@@ -7,14 +7,14 @@ malformed record.) The compiler tests the start of each file (input_files.py); t
 is tested here, at a cost only when there is something to find:
 
 - while the source's rows are read, they are counted (`Dataset.observe`, as for the run
-  summary) with the rows holding U+FFFD in a cell (`SUSPECT`: the reader writes one only
+  summary) with the rows holding U+FFFD in a cell (`ViewStep.suspect`: the reader writes one only
   in place of such bytes, or where the file holds one);
 - after the writes and before anything is committed, the check reads the files' bytes,
   only when that count is not 0 or was not taken: Spark's `text` source keeps each line's
   bytes as they are, and `is_valid_utf8` tests them. A file that holds U+FFFD passes.
 
 A source whose files may hold columns its rows do not carry (`on_unmapped: drop` with
-undeclared columns, a header the compiler could not read) has no `SUSPECT`: its check
+undeclared columns, a header the compiler could not read) has no `ViewStep.suspect`: its check
 always runs.
 """
 
@@ -22,18 +22,12 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen import input_files
-from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.run_plan import CheckStep, ViewStep
 from clinker_sql.codegen.templates import Sql, ident, literal, render, sql
 
-# Statement.meta of `<source>.total`: a condition on its rows view, counted with its rows
-SUSPECT = "suspect_rows"
-# Statement.meta of the check: the rows view whose count of SUSPECT rows gates it
-BYTES_CHECK = "bytes_check"
-# Statement.meta of a `USING <format>` view whose columns are not the source's (the text
-# source's lines: `value`), for the checks of the compiled SQL (inspect/sqlcheck.py)
-SCAN_COLUMNS = "scan_columns"
 
 REPLACEMENT = "\ufffd"  # what Spark's decoder puts in place of bytes that do not decode
 
@@ -55,11 +49,11 @@ def compile_check(ctx, source: str, path: str, file: exp.Expression, desc: bool,
         "source_scan.sql.j2", view=ident(view), format=Sql("text"),
         options=Sql(f"path {literal(path)}")),
         header=f"source {source}: its files' lines as bytes (not decoded), for the "
-               "UTF-8 check", meta={SCAN_COLUMNS: ["value"]}))
+               "UTF-8 check", step=ViewStep(scan_columns=("value",))))
     before, after = input_files.not_utf8_message(source)
     detail = S.fn("concat", S.string(before), file, S.string(after))
     ctx.add(Statement("check", source, f"{source}.utf8", render(
         "source_bytes_check.sql.j2", detail=sql(detail), bytes=ident(view), desc=desc),
         header=f"source {source}: bytes that are not UTF-8 fail the run (run only when a "
                "row read held U+FFFD, or the rows were not counted)",
-        meta={"code": input_files.NOT_UTF8, BYTES_CHECK: rows}))
+        step=CheckStep(code=input_files.NOT_UTF8, bytes_rows=rows)))

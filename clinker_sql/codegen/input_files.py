@@ -33,8 +33,9 @@ from pathlib import Path
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.run_plan import CheckStep
 from clinker_sql.config import model as m
 from clinker_sql.config.discovery import read_head, relative
 
@@ -194,4 +195,4 @@ def _check(ctx, node: m.SourceNode, suffix: str, code: str, detail: str,
            header: str) -> None:
     check = exp.select(exp.alias_(S.string(detail), "detail"))
     ctx.add(Statement("check", node.name, f"{node.name}.{suffix}", S.to_sql(check),
-                      header=header, meta={"code": code}))
+                      header=header, step=CheckStep(code=code)))

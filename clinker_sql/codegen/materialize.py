@@ -25,6 +25,8 @@ from dataclasses import dataclass, field, replace
 
 from clinker_sql.codegen.comments import comment_text
 from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.retraction import dependent_views
+from clinker_sql.codegen.run_plan import CheckpointStep, Counted, ViewStep
 
 # A deep plan is slow to optimize (and over Spark's limit of 100 nested views stored as text).
 MAX_DEPTH = 40
@@ -42,31 +44,21 @@ SEGMENT_BOUNDARIES = (".eval", ".final")
 # 7 scans 1.4-1.9 s faster without it once a source's rows are read without their counts
 # after the first scan, runtime/runner.py::_Views.settle).
 MAX_PARSES = 12
-FAILURES = "failures"  # Statement.meta of a checkpoint of failures (see checkpoint)
-EMPTY_UNLESS = "empty_unless"  # Statement.meta: views without which it has no row
-COUNTS = "counts"  # Statement.meta of a checkpoint: {view: SQL count of its rows in the copy}
-COUNTED_IN = "counted_in"  # Statement.meta of an error view: {view, count} (see counted_in)
-FILTERS = "filters"  # Statement.meta of a checkpointed filter of a view: {view, count}
-# Statement.meta of a checkpoint made only so that Spark sizes a join's build side: no
-# copy when Spark already estimates the view under its broadcast threshold
-BROADCAST = "broadcast"
+def counted_in(view: str, condition: str) -> ViewStep:
+    """An error view's step: its rows are the rows of `view` that meet `condition`. A copy
+    of `view` counts them as it is written (`CheckpointStep.counts`, a local run); when it
+    counted none, the runner defines the error view as empty (runtime/runner.py, `_Views`),
+    and Spark plans the triggers that read it as empty: no job (a clean run's DLQ)."""
+    return ViewStep(counted_in=Counted(view, f"count_if({condition})"))
 
 
-def counted_in(view: str, condition: str) -> dict:
-    """An error view's meta: its rows are the rows of `view` that meet `condition`. A copy
-    of `view` counts them as it is written (`COUNTS`, a local run); when it counted none,
-    the runner defines the error view as empty (runtime/runner.py, `_Views`), and Spark
-    plans the triggers that read it as empty: no job (a clean run's DLQ)."""
-    return {COUNTED_IN: {"view": view, "count": f"count_if({condition})"}}
-
-
-def filters(view: str, condition: str) -> dict:
-    """The meta of a view that is the rows of `view` meeting `condition` and has a
+def filters(view: str, condition: str) -> ViewStep:
+    """The step of a view that is the rows of `view` meeting `condition` and has a
     checkpoint of its own (a fused chain's failing rows, codegen/fusion.py). A copy of
-    `view` counts them as it is written (`COUNTS`, a local run); the runner then makes no
-    copy of them: they are read through the copy of `view`, or defined as empty when it
-    counted none (ck_dlq, 1M rows: a copy of the failing rows, 0.13-0.18 s, saved)."""
-    return {FILTERS: {"view": view, "count": f"count_if({condition})"}}
+    `view` counts them as it is written (`CheckpointStep.counts`, a local run); the runner
+    then makes no copy of them: they are read through the copy of `view`, or defined as
+    empty when it counted none (ck_dlq, 1M rows: a copy of the failing rows, 0.13-0.18 s, saved)."""
+    return ViewStep(filters=Counted(view, f"count_if({condition})"))
 
 
 @dataclass
@@ -84,8 +76,6 @@ def _segment_boundaries(statements: list[Statement]) -> set[str]:
     the retraction state. A view computed once before the passes is not copied: its few
     readers (the first pass, the forward triggers) evaluate it again for less than a copy
     of every row costs (retraction, 1M rows, 0.1% bad: 13.5 -> 11.0 s)."""
-    from clinker_sql.codegen.retraction import dependent_views
-
     dependent = dependent_views(statements)
     return {s.name for s in statements if s.kind == "view" and s.node is not None
             and s.name.endswith(SEGMENT_BOUNDARIES)
@@ -127,28 +117,31 @@ def _count_errors(statements: list[Statement]) -> list[Statement]:
     errors: dict[str, dict[str, str]] = {}
     views = {s.name: s for s in statements if s.kind == "view"}
     for s in statements:
-        for key in (COUNTED_IN, FILTERS):
-            if key in s.meta:
-                errors.setdefault(s.meta[key]["view"], {})[s.name] = s.meta[key]["count"]
+        if isinstance(s.step, ViewStep):
+            for counted in (s.step.counted_in, s.step.filters):
+                if counted is not None:
+                    errors.setdefault(counted.view, {})[s.name] = counted.count
     out = []
     for s in statements:
-        counts = errors.get(s.name) if s.kind == "checkpoint" else None
+        counts = errors.get(s.name) if isinstance(s.step, CheckpointStep) else None
         if counts:
-            s = replace(s, meta={**s.meta, COUNTS: {**counts, **s.meta.get(COUNTS, {})}},
+            s = replace(s, step=replace(s.step, counts={**counts, **s.step.counts}),
                         sql=s.sql + f"\n-- it counts the rows of {', '.join(counts)} as it "
                                     "writes them: none, and the runner defines those as empty"
                                     + ("; a checkpointed filter of it is read through this "
                                        "copy, with no copy of its own" if any(
-                                           FILTERS in views[v].meta for v in counts) else ""))
+                                           views[v].step.filters is not None
+                                           for v in counts) else ""))
         out.append(s)
     return out
 
 
 def _optional_copies(statements: list[Statement]) -> list[Statement]:
-    """Drop an optional checkpoint (`meta["optional"]`, a source's copy of its files) when
+    """Drop an optional checkpoint (`CheckpointStep.optional`, a source's copy of its files) when
     the scans that would read its view without it are few (MAX_PARSES); a kept one says
     in its header how many it saves."""
-    optional = [s for s in statements if s.kind == "checkpoint" and s.meta.get("optional")]
+    optional = [s for s in statements
+                if isinstance(s.step, CheckpointStep) and s.step.optional]
     if not optional:
         return statements
     scans = _scans(statements, {s.name for s in optional})
@@ -167,8 +160,6 @@ def _scans(statements: list[Statement], targets: set[str]) -> dict[str, int]:
     if the targets were not materialized: the paths from each such statement to the
     target through views that are not (yet) copies. A statement the retraction passes
     run again counts twice."""
-    from clinker_sql.codegen.retraction import dependent_views
-
     reads = {s.name: s.reads for s in statements if s.kind == "view"}
     again = dependent_views(statements) if any(s.kind == "fixpoint" for s in statements) \
         else set()
@@ -345,11 +336,9 @@ def checkpoint(view: str, node: str | None, why: str | None, failures: bool = Fa
     `broadcast`: the copy is made for its size, which Spark reads to plan a join with it
     (a join's build side). When Spark's optimizer already estimates the view under its
     broadcast threshold, the runner makes no copy: the join broadcasts it from its sources."""
-    meta: dict = {FAILURES: True} if failures else {}
-    if empty_unless:
-        meta[EMPTY_UNLESS] = list(empty_unless)
-    if broadcast:
-        meta[BROADCAST] = True
+    step = CheckpointStep(failures=bool(failures),
+                          empty_unless=tuple(empty_unless) if empty_unless else None,
+                          broadcast=bool(broadcast))
     text = f"-- the runner materializes {comment_text(view)} as Parquet in its scratch " \
            "folder and redefines the view over it, so that the statements below plan it once"
     if broadcast:
@@ -362,4 +351,4 @@ def checkpoint(view: str, node: str | None, why: str | None, failures: bool = Fa
     return Statement(
         "checkpoint", node, view, text,
         header=f"checkpoint {view}: chosen for speed, {why}" if why else f"checkpoint {view}",
-        meta=meta, reads=(view,))
+        step=step, reads=(view,))

@@ -35,28 +35,23 @@ from dataclasses import replace
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.materialize import checkpoint
+from clinker_sql.codegen.names import (
+    LINES_VIEW,
+    NUMBERING_VIEW,
+    REF_ORDER,
+    REF_ROW,
+    SOURCE_ORDER as ORDER,
+)
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.templates import Sql, ident, select_list, sql
 from clinker_sql.config import model as m
 
-NUMBERING_VIEW = "$pipeline.numbering"
-LINES_VIEW = "$pipeline.lines"  # codegen/source_order.py
 LOW_BITS = 33  # monotonically_increasing_id(): the place in the split, under the split id
 SCALE = 2 ** LOW_BITS
 ROW = "_cxl_dlq_source_row"
-REF_ORDER, REF_ROW = "$ref.order", "$ref.row"  # the row a detail names, not the entry's own
 DETAIL = "_cxl_dlq_error_detail"
-ORDER = "$source.order"
-OBSERVED = "observed_rows"  # Statement.meta of `<source>.total`: the rows view to count
-LISTING = "listing"  # Statement.meta of the `<source>.files` checkpoint: the scan to list
-LOCAL = "local"  # Statement.meta of a checkpoint of a few rows: kept in the driver
-SKIP_UNLESS = "skip_unless"  # Statement.meta of a checkpoint: made only when these have rows
-CK_SKETCH = "ck_sketch"  # Statement.meta of `<source>.total`: its correlation key as text
-FILES = "files"  # Statement.meta of `<source>.total`: the source's files view
-PER_FILE = "per_file"  # Statement.meta of the numbering checkpoint: its sources' views
-FEW_FILES = "few_files"  # Statement.meta of `<source>.rows`: its form for a few listed files
 # up to this many listed files, a row finds its file's rank in a map (a literal of the
 # listed files) instead of a hash join; a map lookup compares the keys in turn (~5 ns each)
 MAPPED_FILES_MAX = 16
@@ -172,8 +167,8 @@ def compile_numbering(numbered: dict[str, tuple[int, str, str, str]],
         "view", None, NUMBERING_VIEW, body,
         header="where each file's rows start: turns the positions in $source.row into row "
                "numbers for the DLQ (codegen/numbering.py)"),
-        replace(copy, meta={**copy.meta, LOCAL: True, SKIP_UNLESS: list(entries),
-                            PER_FILE: sources})]
+        replace(copy, step=replace(copy.step, local=True, skip_unless=tuple(entries),
+                                   per_file=tuple(sources)))]
 
 
 def _numbered(order: str, row: str, alias: str) -> tuple[exp.Expression, exp.Expression]:

@@ -11,11 +11,12 @@ Most runs retract nothing. So the first pass computes both at once, `<node>.spec
 each failing row as a group of its own (its entry as JSON, as a split write keeps it,
 codegen/split_write.py) and every good row in its group, as if nothing were retracted.
 The chain's failing rows are read from that copy, which counts them as it is written (a
-local run): they need no copy of their own (`COUNTS`). When the triggers raised before any
-retraction-mode node turn out empty, nothing is retracted in the first pass, and the
-runner defines `<node>.final` over the groups of that copy (`<node>.spec_groups`) instead
-of a second pass (runtime/runner.py, `CLEAN_GROUPS`). Otherwise `<node>.final` is computed
-as before, and each later retraction pass computes it again.
+local run): they need no copy of their own (`CheckpointStep.counts`). When the triggers
+raised before any retraction-mode node turn out empty, nothing is retracted in the first
+pass, and the runner defines `<node>.final` over the groups of that copy
+(`<node>.spec_groups`) instead of a second pass (runtime/runner.py,
+`ViewStep.clean_groups`). Otherwise `<node>.final` is computed as before, and each later
+retraction pass computes it again.
 
 A failing row's arguments are not evaluated (`CASE WHEN $dlq IS NULL`): its values may be
 anything the chain left there.
@@ -27,18 +28,16 @@ from dataclasses import replace
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.fusion import DLQ, DLQ_TYPE, LIVE
-from clinker_sql.codegen.materialize import COUNTS, checkpoint
+from clinker_sql.codegen.materialize import checkpoint
+from clinker_sql.codegen.names import FAIL, FAIL_ENTRY as ENTRY
 from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.run_plan import CleanGroups, ViewStep
 from clinker_sql.codegen.templates import Sql, ident, is_column, render, select_list, sql
 from clinker_sql.codegen.transform import ERR, KEEP
 
-CLEAN_GROUPS = "clean_groups"  # Statement.meta of `<node>.final`: {define, unless}
-ALSO_READS = "also_reads"  # Statement.meta: views the runner may read for it (codegen/prune.py)
-FAIL = "$fail"  # a failing row's own group (a unique id), NULL for a good row
-ENTRY = "$fail.entry"  # its DLQ entry as JSON
 
 
 def chain_failures_with_groups(ctx: Context, node: str, chain_ok: str, eval_items: list,
@@ -83,7 +82,8 @@ def chain_failures_with_groups(ctx: Context, node: str, chain_ok: str, eval_item
                                               f"is retracted, the groups of {node}"), failed,
                        _finalize_count(finalize, keys + [c for _, c in group_items]))]
     entry = S.fn("from_json", S.col(ENTRY), S.string(DLQ_TYPE))
-    statements[at] = replace(statements[at], meta={}, sql=render(  # counted by the spec's copy
+    # counted by the spec's copy
+    statements[at] = replace(statements[at], step=ViewStep(), sql=render(
         "carry_filter.sql.j2", view=ident(failed), carry=ident(spec),
         select_list=select_list([(entry, DLQ)]), condition=sql(S.not_null(S.col(FAIL)))),
         header=statements[at].header + f" (read from {spec})")
@@ -99,13 +99,13 @@ def chain_failures_with_groups(ctx: Context, node: str, chain_ok: str, eval_item
     return groups
 
 
-def clean_groups_meta(final_sql: str, groups: str, unless: str, spec: str,
-                      finalize_errors: str) -> dict:
-    """`<node>.final`'s meta: its definition over `groups` (`<node>.spec_groups`), which
+def clean_groups_step(final_sql: str, groups: str, unless: str, spec: str,
+                      finalize_errors: str) -> ViewStep:
+    """`<node>.final`'s step: its definition over `groups` (`<node>.spec_groups`), which
     the runner uses when `unless` (the early triggers) was found empty; then the rows of
     `finalize_errors` are those the copy of `spec` counted (when it did)."""
-    return {CLEAN_GROUPS: {"define": final_sql, "unless": [unless], "spec": spec,
-                           "counted": [finalize_errors]}, ALSO_READS: [groups]}
+    return ViewStep(clean_groups=CleanGroups(final_sql, (unless,), spec, (finalize_errors,)),
+                    also_reads=(groups,))
 
 
 def _finalize_count(finalize: tuple[str, list[exp.Expression]], columns: list[str]
@@ -129,7 +129,7 @@ def _counting(copy: Statement, failed: str, more: dict[str, str]) -> Statement:
     is then defined over it with no copy of its own, or as empty (runtime/runner.py);
     `more`: other views' rows it counts."""
     count = S.fn("count_if", S.not_null(S.col(FAIL)))
-    return replace(copy, meta={**copy.meta, COUNTS: {failed: S.to_sql(count), **more}},
+    return replace(copy, step=replace(copy.step, counts={failed: S.to_sql(count), **more}),
                    sql=copy.sql + f"\n-- it counts the rows of {failed} as it writes them: "
                                   "the runner then makes no copy of those" + "".join(
                        f"\n-- and the rows {v} has when nothing is retracted" for v in more))

@@ -9,41 +9,37 @@ from typing import Any
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.comments import comment_text
+from clinker_sql.codegen.names import (  # noqa: F401 - re-exported to the node modules
+    CK_PREFIX,
+    DOC,
+    FAN,
+    SOURCE_FILE,
+    SOURCE_NAME,
+    SOURCE_ORDER,
+    SOURCE_ROW,
+    WIDENED,
+    ck_column,
+)
+from clinker_sql.codegen.run_plan import DlqLimits, SinkOutput, Step, default_step
 from clinker_sql.codegen.sort_key import arrival
+from clinker_sql.cxl.text import to_cell
 from clinker_sql.cxl.types import INT, STRING, CxlType
 
-# Hidden engine columns carried by every row (design.md: row identity).
-SOURCE_NAME = "$source.name"
-SOURCE_FILE = "$source.file"
-SOURCE_ROW = "$source.row"
-SOURCE_ORDER = "$source.order"  # declaration index of the row's source, for stable output order
-# Position of a row among the rows an `emit each` fanned out of one input row (one array
-# entry per fan-out transform on its path). Fanned-out rows keep their source row's
-# identity; only relations downstream of a fan-out carry this column.
-FAN = "$fan"
+# The hidden engine columns carried by every row (design.md: row identity) are named in
+# codegen/names.py. Fanned-out rows keep their source row's identity; `$fan` (one array
+# entry per fan-out transform on its path) is only carried downstream of a fan-out.
 FAN_TYPE = CxlType("array", INT)
-CK_PREFIX = "$ck."
-DISCOVERY = "discovery"  # Statement.meta of a source's scan: its matcher, checked by a run
-# A source's undeclared columns (on_unmapped: auto_widen, codegen/unmapped.py): one map of
-# text cells per row, invisible to CXL and the DLQ, expanded by a sink's include_unmapped
-WIDENED = "$widened"
+# `$widened` (on_unmapped: auto_widen, codegen/unmapped.py): one map of text cells per
+# row, invisible to CXL and the DLQ, expanded by a sink's include_unmapped. `$doc`: its
+# driver row's document (spec §2.9); a combine's `$source.*` say `<merged>`, so a strict
+# aggregate after it groups per `$doc`, carried only by relations such an aggregate reads.
 WIDENED_TYPE = CxlType("map", STRING)
-# The document (input file) a combine's row belongs to: its driver row's (spec §2.9). Its
-# `$source.*` say `<merged>`, so a strict aggregate after it groups per `$doc` instead;
-# only relations after a combine that such an aggregate reads carry it.
-DOC = "$doc"
-
-
-def ck_column(field_name: str) -> str:
-    return CK_PREFIX + field_name
 
 
 def ck_cell(value: exp.Expression, t: CxlType) -> exp.Expression:
     """A correlation-key field as the commit compares it: its cell text, '' as null."""
-    from clinker_sql.cxl.text import to_cell
-
     return S.fn("nullif", to_cell(value, t), S.string(""))
 
 
@@ -112,18 +108,21 @@ class ErrorView:
 
 @dataclass(frozen=True)
 class Statement:
-    kind: str  # setup | view | write | check | report
+    # setup | view | checkpoint | check | write | report | written | fixpoint
+    kind: str
     node: str | None
     name: str  # view or output name
     sql: str
     header: str = ""  # one line of comment text (codegen/comments.py), names escaped
-    meta: dict[str, Any] = field(default_factory=dict)
+    step: Step | None = None  # what the runner needs of it (None: its kind's default)
     reads: tuple[str, ...] = ()  # tables and views the statement reads (set when formatted)
 
     def __post_init__(self) -> None:
         # every header names nodes, views or paths: escaped where it is made, so that no
         # header can hold a line break, whoever builds or extends it
         object.__setattr__(self, "header", comment_text(self.header))
+        if self.step is None:
+            object.__setattr__(self, "step", default_step(self.kind))
 
 
 @dataclass
@@ -133,7 +132,7 @@ class Compiled:
     statements: list[Statement] = field(default_factory=list)
     relations: dict[str, Relation] = field(default_factory=dict)
     error_views: list[ErrorView] = field(default_factory=list)
-    sinks: list[dict[str, Any]] = field(default_factory=list)
+    sinks: list[SinkOutput] = field(default_factory=list)
     dlq: dict[str, Any] | None = None
     strategy: str = "fail_fast"
     sources: list[str] = field(default_factory=list)
@@ -146,10 +145,8 @@ class Compiled:
     # error view -> [its witness view, its condition]: the error views a run computes are
     # those whose condition met a row
     dlq_witnessed: dict[str, list[str]] = field(default_factory=dict)
-    # DLQ rate ceilings (runtime/dlq_rate.py): {"pipeline": [max_rate, min_records] | None,
-    # "sources": {source: [max_rate, min_records]}}
-    dlq_limits: dict[str, Any] = field(default_factory=dict)
+    dlq_limits: DlqLimits | None = None  # DLQ rate ceilings (runtime/dlq_rate.py)
 
     def add(self, stmt: Statement) -> None:
         self.statements.append(stmt)
-    lineage: dict[str, Any] = field(default_factory=dict)  # node -> inspect.lineage.NodeLineage
+    lineage: dict[str, Any] = field(default_factory=dict)  # node -> codegen.lineage.NodeLineage

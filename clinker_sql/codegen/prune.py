@@ -11,22 +11,22 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from clinker_sql.codegen.one_pass import ALSO_READS
+from clinker_sql.codegen.names import CANDIDATES
 from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.run_plan import ViewStep
 
 # statements the run needs for themselves: what they read is needed
 _ROOTS = ("write", "report", "written", "check", "fixpoint")
 # read by the statements the runner builds for each retraction pass (runtime/runner.py)
-_PASS_READS = ("$pipeline.retract_candidates",)
-UNREAD = "unread"
+_PASS_READS = (CANDIDATES,)
 
 
 def mark_unread(statements: list[Statement]) -> list[Statement]:
-    """Mark (`meta["unread"]`) every view, and its checkpoint, that no statement the run
+    """Mark (`unread` in its step) every view, and its checkpoint, that no statement the run
     needs reads, directly or through other views."""
     # a view the runner may define another view over instead (codegen/one_pass.py)
-    reads = {s.name: tuple(s.reads) + tuple(s.meta.get(ALSO_READS, ()))
-             for s in statements if s.kind == "view"}
+    reads = {s.name: tuple(s.reads) + s.step.also_reads
+             for s in statements if isinstance(s.step, ViewStep)}
     needed: set[str] = set()
     stack = [r for s in statements if s.kind in _ROOTS for r in s.reads]
     if any(s.kind == "fixpoint" for s in statements):
@@ -40,7 +40,7 @@ def mark_unread(statements: list[Statement]) -> list[Statement]:
     out = []
     for s in statements:
         if s.kind in ("view", "checkpoint") and s.name in reads and s.name not in needed:
-            s = replace(s, meta={**s.meta, UNREAD: True},
+            s = replace(s, step=replace(s.step, unread=True),
                         header=f"{s.header} (not run: no statement reads it)".lstrip())
         out.append(s)
     return out

@@ -18,13 +18,9 @@ import sqlglot
 from sqlglot import exp
 
 from clinker_sql.codegen import shared_values
-from clinker_sql.codegen.empty_dlq import AFTER_WRITES
-from clinker_sql.codegen.numbering import SKIP_UNLESS
 from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.run_plan import CheckpointStep
 
-RECORDS_COPY = "records_copy"  # Statement.meta of a sink's records checkpoint (dlq.py)
-# checkpoints that may not copy their view before the records are read
-_NOT_BEFORE = (SKIP_UNLESS, AFTER_WRITES)
 _SHUFFLES = (exp.Join, exp.Group, exp.Window, exp.Distinct, exp.Union, exp.Intersect,
              exp.Except, exp.Subquery, exp.AggFunc, exp.Order, exp.Limit, exp.Lateral,
              exp.Explode)
@@ -40,10 +36,11 @@ def drop_row_wise_copies(statements: list[Statement]) -> list[Statement]:
             defs[s.name] = s
         elif s.kind == "fixpoint":  # the runner copies what it reads in every pass
             copied.update(s.reads)
-        elif s.kind == "checkpoint":
-            if s.meta.get(RECORDS_COPY) and _row_wise(s.name, defs, copied):
+        elif isinstance(s.step, CheckpointStep):
+            if s.step.records_copy and _row_wise(s.name, defs, copied):
                 continue
-            if not any(s.meta.get(k) for k in _NOT_BEFORE):
+            # a checkpoint that may not copy its view before the records are read
+            if not (s.step.skip_unless or s.step.after_writes):
                 copied.add(s.name)
         out.append(s)
     return out

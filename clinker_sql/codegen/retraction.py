@@ -16,8 +16,16 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
+from clinker_sql.codegen.names import (
+    CANDIDATES,
+    GROUP_INDEX as INDEX,
+    RETRACTED,
+    TRIGGERS_SEEN,
+    aggregate_ck,
+    index_key,
+)
 from clinker_sql.codegen.plan import (
     SOURCE_NAME,
     SOURCE_ROW,
@@ -26,12 +34,10 @@ from clinker_sql.codegen.plan import (
     ck_cell,
     ck_column,
 )
+from clinker_sql.codegen.run_plan import FixpointStep
 from clinker_sql.codegen.templates import Sql, ident, literal, render, sql
 from clinker_sql.config import model as m
 
-RETRACTED = "$pipeline.retracted"
-CANDIDATES = "$pipeline.retract_candidates"
-TRIGGERS_SEEN = "$pipeline.triggers_seen"
 MAX_ITERATIONS = 20
 MERGED = "<merged>"
 
@@ -127,20 +133,18 @@ def compile_candidates(ctx: Context, triggers: str, aggregates: list) -> None:
         header="retraction: what the next pass retracts"))
 
 
-def first_pass_meta(late: list[str], early_payloads: list[tuple[str, ...]],
-                    aggregates: list) -> dict:
+def first_pass_step(late: list[str], early_payloads: list[tuple[str, ...]],
+                    aggregates: list) -> FixpointStep:
     """What lets the runner end the fixpoint without its query after the first pass:
     `late`, the error views computed again in every pass. When the first pass found none
     of their rows, its triggers are the early ones, whose cells and rows are exactly what
     the seed retracted (`compile_seed`), and the candidates add nothing new. That holds
     only if no early trigger names the group of a relaxed aggregate (its contributors
     would be retracted too): checked here on the early views' columns, not assumed."""
-    from clinker_sql.codegen.aggregate import aggregate_ck
-
     groups = {aggregate_ck(plan.node) for plan in aggregates if plan.relaxed}
     if any(groups.intersection(columns) for columns in early_payloads):
-        return {}
-    return {"late": tuple(late)}
+        return FixpointStep()
+    return FixpointStep(late=tuple(late))
 
 
 def _trigger_cells(keys: list[str], triggers: str) -> tuple[exp.Select, exp.Select]:
@@ -166,8 +170,6 @@ def _trigger_cells(keys: list[str], triggers: str) -> tuple[exp.Select, exp.Sele
 
 def _contributors(plan, keys: list[str], triggers: str) -> exp.Expression:
     """Rows that fed an aggregate row which failed downstream: their cells, or themselves."""
-    from clinker_sql.codegen.aggregate import INDEX, aggregate_ck, index_key
-
     ck_name = aggregate_ck(plan.node)
     failed = exp.select(S.cast(S.col(ck_name), "BIGINT").as_(S.ident("idx"))).distinct().from_(
         exp.Table(this=S.ident(triggers))).where(S.not_null(S.col(ck_name)))

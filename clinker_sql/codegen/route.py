@@ -6,7 +6,7 @@ import dataclasses
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen import unmapped
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_errors import raised
@@ -31,6 +31,7 @@ from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import guard_all
 from clinker_sql.cxl.program import FieldFault, LoweredProgram, lower_condition
 from clinker_sql.cxl.text import to_cell
+from clinker_sql.diagnostics import fail
 
 
 def when_column(branch: str) -> str:
@@ -88,15 +89,13 @@ def compile_route(ctx: Context, node: m.RouteNode, upstream: Relation) -> None:
         "node_errors.sql.j2", view=ident(err_view), input=ident(eval_view),
         select_list=select_list(entry), condition=Sql(raised(err_expr))),
         header=f"route {node.name}: rows whose condition failed to evaluate",
-        meta=counted_in(eval_view, raised(err_expr))))
+        step=counted_in(eval_view, raised(err_expr))))
     ctx.error_views.append(ErrorView(err_view, node.name,
                                      tuple(n for n, _ in upstream.columns + upstream.ck), 3,
                                      "CS002"))
 
 
 def compile_merge(ctx: Context, node: m.MergeNode, inputs: list[Relation]) -> Relation:
-    from clinker_sql.diagnostics import fail
-
     fan = any(rel.fan for rel in inputs)  # inputs without a fan-out get a null `$fan`
     # `$widened` holds each row's own undeclared columns: the merge's keys are all of
     # them, and an input without any gives a null map (codegen/unmapped.py)

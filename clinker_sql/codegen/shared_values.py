@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-PREFIX = "$shared."
+from clinker_sql.codegen.names import SHARED_PREFIX as PREFIX
 # what a moved value may be built of: nothing here raises an error on any row
 _SAFE = (exp.Column, exp.Identifier, exp.Literal, exp.Boolean, exp.Null, exp.Paren, exp.Not,
          exp.And, exp.Or, exp.Is, exp.Coalesce, exp.Case, exp.If, exp.RegexpLike, exp.TryCast,

@@ -8,11 +8,13 @@ from dataclasses import dataclass, replace
 
 from sqlglot import exp
 
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen import multi_value, sort_key, split_write, unmapped
-from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.fusion import LIVE
+from clinker_sql.codegen.names import LINE
 from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_ORDER, WIDENED, Relation, Statement
+from clinker_sql.codegen.run_plan import FanOut, SinkOutput, Split, WriteStep
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.config import model as m
 from clinker_sql.config.checks import upstream as upstream_nodes
@@ -245,8 +247,9 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
     header = f"sink {name}: write {cfg.format} to {cfg.path} (sorted in one partition, " \
         "chosen for speed: no sampling pass; its arrival order packed into one BIGINT " \
         "first, codegen/sort_key.py)"
-    extra: dict = {}  # a split write's meta
-    observed: dict = {}  # a split write: where its written rows are counted
+    fan_out: FanOut | None = None
+    split_off: Split | None = None  # a split write's failing rows
+    observed: dict[str, str] = {}  # a split write: where its written rows are counted
     if cfg.format in ("csv", "json"):
         line = csv_line(typed, cfg.delimiter) if cfg.format == "csv" else \
             json_line(typed, cfg.preserve_nulls)
@@ -259,26 +262,26 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
             line = fan_out_line(S.col(LINE))
             header += "; each line framed with its source file, whose own output file it " \
                 "goes to when the output is assembled (runtime/outputs.py)"
-            extra = {"fan_out": {"template": cfg.fan_out.template,
-                                 "files": _files_view(ctx, cfg.fan_out.source)}}
+            fan_out = FanOut(cfg.fan_out.template, _files_view(ctx, cfg.fan_out.source))
         if split is None:
             body = render("write_text.sql.j2", line=sql(line), input=source,
                           order_by=order_by)
         else:
-            view, body, extra = split_write.compile_split_write(
+            view, body, split_off = split_write.compile_split_write(
                 ctx, name, [n for n, _ in plan.relation.all_columns], *split, line,
                 sorted_by, plan.relation.order_by(), staging_path(cfg.path))
             header += f"; before its rows, those that failed in {split[1]}, split off " \
                 "when the output is assembled (codegen/split_write.py)"
             observed = {"observe_view": view, "observe_when": LIVE}
     ctx.add(Statement("write", name, name, body, header=header,
-                      meta={"path": cfg.path, "staging": staging_path(cfg.path),
-                            "format": cfg.format, "header": [n for n, _, _ in plan.columns],
-                            "include_header": cfg.include_header,
-                            "delimiter": cfg.delimiter, "json_format": cfg.json_format,
-                            **extra}))
-    ctx.compiled.sinks.append({"name": name, "path": cfg.path, "rows_view": input_view,
-                               "format": cfg.format, **observed})
+                      step=WriteStep(path=cfg.path, staging=staging_path(cfg.path),
+                                     format=cfg.format,
+                                     header=tuple(n for n, _, _ in plan.columns),
+                                     include_header=cfg.include_header,
+                                     delimiter=cfg.delimiter, json_format=cfg.json_format,
+                                     fan_out=fan_out, split=split_off)))
+    ctx.compiled.sinks.append(SinkOutput(name, cfg.format, input_view, path=cfg.path,
+                                         **observed))
 
 
 def _files_view(ctx: Context, source: str) -> str | None:
@@ -292,7 +295,6 @@ def _files_view(ctx: Context, source: str) -> str | None:
     return None
 
 
-LINE = "$line"  # a fan-out write's output text of a record, before its framing
 RECORDS = "records"  # a sorted write's name for the records it reads
 FANNED = "lines"  # a fan-out write's records, each with its `$line`
 
@@ -321,10 +323,9 @@ def compile_table_write(ctx: Context, plan: SinkPlan, input_view: str, records: 
     ctx.add(Statement("write", name, name, body,
                       header=f"sink {name}: write table {cfg.target} (staged as "
                              f"{'.'.join(staging_table(cfg.table))}, swapped in at the end)",
-                      meta={"format": "table", "table": list(cfg.table),
-                            "staging_table": list(staging_table(cfg.table))}))
-    ctx.compiled.sinks.append({"name": name, "table": cfg.target, "rows_view": input_view,
-                               "format": "table"})
+                      step=WriteStep(format="table", table=tuple(cfg.table),
+                                     staging_table=staging_table(cfg.table))))
+    ctx.compiled.sinks.append(SinkOutput(name, "table", input_view, table=cfg.target))
 
 
 def staging_table(parts: tuple[str, ...] | list[str]) -> tuple[str, ...]:
@@ -340,26 +341,26 @@ def table_ref(parts: tuple[str, ...] | list[str]) -> str:
     return ".".join(S.to_sql(exp.to_identifier(p, quoted=True)) for p in parts)
 
 
-def table_create_sql(meta: dict, body: str) -> str:
+def table_create_sql(step: WriteStep, body: str) -> str:
     """The write statement of a table sink: CTAS into the staging table."""
-    return f"CREATE TABLE {table_ref(meta['staging_table'])} USING parquet AS\n{body}"
+    return f"CREATE TABLE {table_ref(step.staging_table)} USING parquet AS\n{body}"
 
 
-def table_prepare_statements(meta: dict) -> list[str]:
+def table_prepare_statements(step: WriteStep) -> list[str]:
     """Before the write: a staging table left by a crashed run is dropped."""
-    return [f"DROP TABLE IF EXISTS {table_ref(meta['staging_table'])}"]
+    return [f"DROP TABLE IF EXISTS {table_ref(step.staging_table)}"]
 
 
-def table_listing_sql(meta: dict) -> str:
+def table_listing_sql(step: WriteStep) -> str:
     """Lists the tables of the target's database, to learn whether the target exists."""
-    parts = meta["table"]
+    parts = step.table
     return "SHOW TABLES" + (f" IN {table_ref(parts[:-1])}" if len(parts) > 1 else "")
 
 
-def table_swap_statements(meta: dict, exists: bool) -> list[str]:
+def table_swap_statements(step: WriteStep, exists: bool) -> list[str]:
     """Swap the staging table in: the old table (if any) is renamed away, the staging table
     takes its name, and the old one is dropped."""
-    target, staging, old = meta["table"], meta["staging_table"], _old_table(meta["table"])
+    target, staging, old = step.table, step.staging_table, _old_table(step.table)
     out = [f"DROP TABLE IF EXISTS {table_ref(old)}"]
     if exists:
         out.append(f"ALTER TABLE {table_ref(target)} RENAME TO {table_ref(old)}")
@@ -368,8 +369,8 @@ def table_swap_statements(meta: dict, exists: bool) -> list[str]:
     return out
 
 
-def table_discard_statements(meta: dict) -> list[str]:
-    return [f"DROP TABLE IF EXISTS {table_ref(meta['staging_table'])}"]
+def table_discard_statements(step: WriteStep) -> list[str]:
+    return [f"DROP TABLE IF EXISTS {table_ref(step.staging_table)}"]
 
 
 # The characters a value of each type can print as (cxl/text.py): a cell of such a type

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 
 
 @dataclass(frozen=True)

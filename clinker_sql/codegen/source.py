@@ -9,6 +9,7 @@ from pathlib import Path
 
 from sqlglot import exp
 
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen import (
     fusion,
     input_bytes,
@@ -18,12 +19,11 @@ from clinker_sql.codegen import (
     source_order,
     unmapped,
 )
-from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import dlq_select
+from clinker_sql.codegen.ingest import typed_value
 from clinker_sql.codegen.materialize import checkpoint, counted_in
 from clinker_sql.codegen.plan import (
-    DISCOVERY,
     SOURCE_FILE,
     SOURCE_NAME,
     SOURCE_ROW,
@@ -34,15 +34,14 @@ from clinker_sql.codegen.plan import (
     ck_cell,
     ck_column,
 )
+from clinker_sql.codegen.run_plan import CheckpointStep, Discovery, FewFiles, Listing, ViewStep
 from clinker_sql.codegen.templates import Sql, ident, literal, render, select_list, sql
-from clinker_sql.codegen.ingest import typed_value
 from clinker_sql.config import model as m
 from clinker_sql.config.discovery import matched_files, relative
 from clinker_sql.cxl import types as T
 from clinker_sql.diagnostics import Diagnostic, fail
 
 # the rows of one file split, a column of `<source>.offsets`
-SPLIT_ROWS = "$rows"
 
 _SPARK_FORMAT = {"csv": "csv", "json": "json", "parquet": "parquet"}
 
@@ -63,8 +62,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     # the files matched, listed once (config/discovery.py); None: the compiler reads none
     files = None if ctx.base is None else matched_files(cfg.path_kind, cfg.paths, ctx.base)
     selected = _selected_files(ctx, node, files)
-    discovery = {DISCOVERY: {"source": node.name, "kind": cfg.path_kind,
-                             "paths": list(cfg.paths), "on_no_match": cfg.files.on_no_match}}
+    discovery = ViewStep(discovery=Discovery(node.name, cfg.path_kind, tuple(cfg.paths),
+                                             cfg.files.on_no_match))
     in_order = None if files is None else _read_order(cfg, files)
     # every file has no record (0 bytes, blank lines): no rows (input_files.py)
     empty = selected != [] and input_files.all_empty(cfg, in_order)
@@ -74,7 +73,7 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
                           header=f"source {node.name}: " + (
                               "its files have no record: no rows" if empty else
                               f"no file matched (files.on_no_match: "
-                              f"{cfg.files.on_no_match}): no rows"), meta=discovery))
+                              f"{cfg.files.on_no_match}): no rows"), step=discovery))
     else:
         read = cfg if selected is None else replace(cfg, paths=tuple(selected))
         ctx.add(Statement("view", node.name, raw, render(
@@ -82,7 +81,7 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
             options=Sql(", ".join(f"{k} {literal(v)}" for k, v in _options(read)))),
             header=f"source {node.name}: read {cfg.format} as text" + (
                 f" (files: {len(selected)} of its matches)" if selected else ""),
-            meta=discovery))
+            step=discovery))
 
     physical = _physical(cfg)
     keys = unmapped.json_keys(cfg, in_order)  # a JSON source's, with nested paths
@@ -116,11 +115,11 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
                f"from{found}"))
     ctx.add(replace(checkpoint(split, node.name, "the files are parsed once (numbering the "
                                "rows and every consumer of the source would parse them again)"),
-                    meta={"optional": _whole_files(cfg)}))  # kept if read often (MAX_PARSES)
-    counted = {numbering.OBSERVED: rows}
+                    step=CheckpointStep(optional=_whole_files(cfg))))  # kept if read often
+    counted = ViewStep(observed=rows)
     if numbering.lazy(ctx.pipeline, cfg, _whole_files(cfg)):
         _positions(ctx, node, order, file_expr, scan_columns)
-        counted[numbering.FILES] = ctx.view(node.name, "files")
+        counted = replace(counted, files=ctx.view(node.name, "files"))
     else:
         _numbers(ctx, node, order, file_expr, scan_columns, extra)
     # a null cell: JSON's null or absent key, Parquet's null; a CSV's empty cell is text
@@ -132,14 +131,14 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
               if c.multiple else typed_value(S.col(c.name), c, nulls))
              for c in cfg.schema]
     if cfg.correlation_key:  # sketched while counted (correlation._sketch_bound)
-        counted[numbering.CK_SKETCH] = S.to_sql(_ck_text(cfg, dict(
-            (c.name, value) for c, value in typed)))
+        counted = replace(counted, ck_sketch=S.to_sql(_ck_text(cfg, dict(
+            (c.name, value) for c, value in typed))))
     if selected != [] and not empty and cfg.format == "csv" and input_files.utf8(cfg):
-        _utf8_check(ctx, node, read, header, widened, in_order, rows, counted,
+        counted = _utf8_check(ctx, node, read, header, widened, in_order, rows, counted,
                     [c.name for c in cfg.schema if c.name not in missing] + extra)
     ctx.add(Statement("view", node.name, total, render(
         "source_total.sql.j2", view=ident(total), offsets=ident(offsets)),
-        header=f"source {node.name}: the rows read (run summary)", meta=counted))
+        header=f"source {node.name}: the rows read (run summary)", step=counted))
 
     bad = [(c, S.boolean(_rejects_null(c)) if c.name in missing else
             multi_value.is_bad(c, parts[c.name], nulls, _is_bad, S.col(c.name),
@@ -177,17 +176,17 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         "node_errors.sql.j2", view=ident(err), input=ident(rows),
         select_list=select_list(entry), condition=sql(any_bad)),
         header=f"source {node.name}: DLQ entries for values that violate the declared type",
-        meta=counted_in(rows, sql(any_bad))))
+        step=counted_in(rows, sql(any_bad))))
     return relation
 
 
 def _utf8_check(ctx: Context, node: m.SourceNode, read: m.SourceConfig,
                 header: list[str] | None, widened: tuple[str, ...],
-                in_order: list[Path] | None, rows: str, counted: dict,
-                columns: list[str]) -> None:
+                in_order: list[Path] | None, rows: str, counted: ViewStep,
+                columns: list[str]) -> ViewStep:
     """The run's check that a CSV source read as UTF-8 holds no bytes that are not UTF-8
-    (codegen/input_bytes.py); gated by its rows holding U+FFFD (`counted`, the meta of its
-    total) when they carry every column of its files."""
+    (codegen/input_bytes.py); gated by its rows holding U+FFFD (`counted`, the step of its
+    total, returned with the condition) when they carry every column of its files."""
     cfg = node.config
     path = dict(_options(read))["path"]
     input_bytes.compile_check(ctx, node.name, path, _file_path(_fixed_path(cfg), S.col("$file")),
@@ -202,7 +201,8 @@ def _utf8_check(ctx: Context, node: m.SourceNode, read: m.SourceConfig,
             first = None
         carried = first is not None and len(first) <= len(cfg.schema)
     if carried:
-        counted[input_bytes.SUSPECT] = input_bytes.suspect(columns)
+        return replace(counted, suspect=input_bytes.suspect(columns))
+    return counted
 
 
 def _selected_files(ctx: Context, node: m.SourceNode, found: list[Path] | None
@@ -305,9 +305,9 @@ def _positions(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expr
     listing = ctx.view(node.name, "listing")  # defined by a local run: the files' names
     ctx.add(replace(checkpoint(files, node.name, "a local run lists the files (no job); "
                                "the rows read its copy as a broadcast"),
-                    meta={numbering.LISTING: {"scan": raw, "view": listing, "sql": render(
+                    step=CheckpointStep(listing=Listing(raw, listing, render(
                         "source_files.sql.j2", view=ident(files), source_file=sql(file_expr),
-                        files=ident(listing), desc=desc)}}))
+                        files=ident(listing), desc=desc)))))
     ctx.add(Statement("view", node.name, offsets, render(
         "source_file_offsets.sql.j2", view=ident(offsets), split=ident(split),
         low=sql(numbering.low_bits(S.col("$mid"))), desc=desc),
@@ -323,24 +323,24 @@ def _positions(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expr
     ctx.add(Statement("view", node.name, rows, render(
         "source_rows_positions.sql.j2", **common, files=ident(files), position=sql(position)),
         header=f"source {node.name}: stamp $source.row with row positions",
-        meta={numbering.FEW_FILES: {
-            "files": files, "sql": render("source_rows_mapped.sql.j2", **few, lookup=lookup),
-            "render": few, "fixed_path": _fixed_path(node.config), "desc": desc}}))
+        step=ViewStep(few_files=FewFiles(
+            files, render("source_rows_mapped.sql.j2", **few, lookup=lookup), few,
+            _fixed_path(node.config), desc))))
     ctx.numbered[node.name] = (order, files, offsets, rows)
 
 
-def listed_rows(few: dict, files: list[str]) -> str:
-    """The rows view of a source of a few files (`numbering.FEW_FILES` meta) once the
+def listed_rows(few: FewFiles, files: list[str]) -> str:
+    """The rows view of a source of a few files (`ViewStep.few_files`) once the
     runner has listed `files` (in name order, as `input_file_name()` gives them): each
     file, its `$source.file` and its rank in a literal MAP, which no job has to build."""
-    if few.get("desc"):  # `files: {sort_order: desc}`: ranks in descending name order
+    if few.desc:  # `files: {sort_order: desc}`: ranks in descending name order
         files = list(reversed(files))
     entries: list[exp.Expression] = []
     for rank, name in enumerate(files):
         entries += [S.string(name), S.fn(
-            "named_struct", S.string("$path"), _file_path(few["fixed_path"], S.string(name)),
+            "named_struct", S.string("$path"), _file_path(few.fixed_path, S.string(name)),
             S.string("$rank"), S.bigint(rank))]
-    return render("source_rows_mapped.sql.j2", **few["render"], lookup=sql(S.fn("map", *entries)))
+    return render("source_rows_mapped.sql.j2", **few.render, lookup=sql(S.fn("map", *entries)))
 
 
 def _fixed_path(cfg: m.SourceConfig) -> str | None:

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.ingest import typed_value
 from clinker_sql.codegen.numbering import LINES_VIEW
 from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.run_plan import CheckStep
 from clinker_sql.codegen.templates import Sql, ident, render, sql
 from clinker_sql.config import model as m
 
@@ -80,4 +81,4 @@ def compile_unsorted_check(ctx: Context, node: m.SourceNode, rows: str) -> None:
         "source_unsorted_check.sql.j2", rows=ident(rows), rank=sql(rank), detail=sql(detail),
         typed=sql(typed)),
         header=f"source {node.name}: on_unsorted: error refuses a file whose rows are not in "
-               "its sort_order", meta={"code": "E366"}))
+               "its sort_order", step=CheckStep(code="E366")))

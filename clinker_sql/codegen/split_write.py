@@ -26,17 +26,17 @@ from dataclasses import replace
 
 from sqlglot import exp
 
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen import sort_key
-from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.fusion import DLQ, DLQ_TYPE, LIVE
+from clinker_sql.codegen.names import PART
 from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.run_plan import Split
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 
-SPLIT = "split"  # Statement.meta of a split write: {failed, side, define}
 SIDE = "failures.jsonl"  # in the write's staging folder
 MARKER = "-- clinker-sql: the failing rows end here; the output starts below --"
-PART = "$part"  # 0: a failing row, 1: the marker, 2: an output row
 
 
 def chain_read(ctx: Context, sink_input: str, input_view: str, rows_view: str
@@ -54,8 +54,8 @@ def chain_read(ctx: Context, sink_input: str, input_view: str, rows_view: str
 def compile_split_write(ctx: Context, sink: str, columns: list[str], carry: str,
                         failed: str, line: exp.Expression, sorted_by: list[exp.Expression],
                         arrival: list[exp.Expression], staging: str
-                        ) -> tuple[str, str, dict]:
-    """The split rows view `<sink>.split` (added), the write's body and its meta.
+                        ) -> tuple[str, str, Split]:
+    """The split rows view `<sink>.split` (added), the write's body and what it splits.
     `sorted_by`: the sink's own keys (its `sort_order`, with direction and nulls
     placement), before `arrival`, the arrival order (`$source.order`, `$source.row`, ...)."""
     split = ctx.view(sink, "split")
@@ -92,7 +92,7 @@ def compile_split_write(ctx: Context, sink: str, columns: list[str], carry: str,
               f"SELECT {sql(S.fn('from_json', S.col('value'), S.string(DLQ_TYPE)))} AS "
               f"{ident(DLQ)}\nFROM {sql(exp.Table(this=S.ident(side), db=S.ident('text')))}")
     _mark_checkpoint(ctx, failed, sink)
-    return split, body, {SPLIT: {"failed": failed, "side": side, "define": define}}
+    return split, body, Split(failed, side, define)
 
 
 def _mark_checkpoint(ctx: Context, failed: str, sink: str) -> None:

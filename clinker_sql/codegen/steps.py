@@ -22,9 +22,17 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
-from clinker_sql.codegen.cxl_errors import ERR, KEEP, event_struct, fault_struct, no_error
+from clinker_sql.codegen.cxl_errors import (
+    ERR,
+    KEEP,
+    error_struct,
+    event_struct,
+    fault_struct,
+    no_error,
+)
+from clinker_sql.codegen.names import EACH, LEAF, POS
 from clinker_sql.codegen.plan import FAN, FAN_TYPE, Relation, Statement
 from clinker_sql.codegen.templates import ident, render, select_list, sql
 from clinker_sql.cxl import types as T
@@ -32,7 +40,6 @@ from clinker_sql.cxl.fanout import EVENT_TYPE, EXPANSION, event, events_array, f
 from clinker_sql.cxl.program import Block, Dedup, FieldFault, Gate, LoweredProgram, Step
 from clinker_sql.cxl.registry import lam
 
-EACH, POS, LEAF = "$each", "$pos", "$leaf"
 
 
 def staged(program: LoweredProgram) -> bool:
@@ -65,8 +72,6 @@ def _segment_error(steps: list[Step], produced: exp.Expression, limit: int) -> e
     """The first failure of a segment, given the records produced before it."""
     faults = [s for s in steps if isinstance(s, FieldFault)]
     if not any(isinstance(s, Block) for s in steps):
-        from clinker_sql.codegen.cxl_errors import error_struct
-
         return error_struct(LoweredProgram(faults=faults), "")
     parts: list[exp.Expression] = []
     for s in steps:

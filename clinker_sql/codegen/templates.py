@@ -13,7 +13,7 @@ from pathlib import Path
 import jinja2
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 
 
 class Sql(str):

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from sqlglot import exp
 
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen import fusion, steps
-from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_errors import ERR, ERR_TYPE, KEEP, error_struct, raised
 from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
@@ -18,14 +18,14 @@ from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_NAME, SOURCE_ROW, Error
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.retraction import needs_retraction, retract_input
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
-from clinker_sql.cxl import types as T
-from clinker_sql.cxl import ast as a
-from clinker_sql.cxl.windows import WindowContext
 from clinker_sql.config import model as m
+from clinker_sql.cxl import ast as a
+from clinker_sql.cxl import types as T
 from clinker_sql.cxl.errors import CxlError
 from clinker_sql.cxl.parser import parse_program
 from clinker_sql.cxl.program import LoweredProgram, lower_program
 from clinker_sql.cxl.text import to_cell
+from clinker_sql.cxl.windows import WindowContext
 from clinker_sql.diagnostics import fail
 
 __all__ = ["ERR", "KEEP", "compile_transform", "error_struct", "out_name"]
@@ -125,7 +125,7 @@ def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -
         "node_errors.sql.j2", view=ident(err_view), input=ident(checked),
         select_list=select_list(entry), condition=Sql(raised(own_err))),
         header=f"transform {node.name}: rows whose evaluation failed",
-        meta=counted_in(checked, raised(own_err))))
+        step=counted_in(checked, raised(own_err))))
     ctx.error_views.append(error_view)
     return relation
 

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import ORDER
+from clinker_sql.codegen.names import SPLIT_ROWS
 from clinker_sql.codegen.plan import Statement
-from clinker_sql.codegen.source import SPLIT_ROWS
+from clinker_sql.codegen.run_plan import CheckStep
 from clinker_sql.codegen.templates import ident, render, sql
 
-AFTER_WRITES_CHECK = "after_writes"
 
 
 def compile_type_threshold(ctx: Context, sources: list[str], dlq_view: str) -> None:
@@ -53,4 +53,4 @@ def compile_type_threshold(ctx: Context, sources: list[str], dlq_view: str) -> N
         order=ident(ORDER), dlq=ident(dlq_view), threshold=sql(S.double(threshold))),
         header=f"type_error_threshold {threshold:g}: abort when rejected source rows exceed "
                "that share of the rows read so far",
-        meta={"code": "E368", AFTER_WRITES_CHECK: True}))
+        step=CheckStep(code="E368", after_writes=True)))

@@ -18,11 +18,12 @@ from pathlib import Path
 
 from sqlglot import exp
 
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen import input_files
-from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.plan import WIDENED, Statement
-from clinker_sql.config.discovery import read_head
+from clinker_sql.codegen.run_plan import CheckStep
 from clinker_sql.config import model as m
+from clinker_sql.config.discovery import read_head
 
 RAW = "$unmapped."  # the split view's raw text of an undeclared column, by its index
 
@@ -125,7 +126,7 @@ def reject_check(ctx, node: m.SourceNode, header: list[str] | None) -> None:
     ctx.add(Statement("check", node.name, f"{node.name}.undeclared", S.to_sql(check),
                       header=f"source {node.name}: on_unmapped: reject, and its header has "
                              f"undeclared columns ({_quoted(extra)})",
-                      meta={"code": "CS105"}))
+                      step=CheckStep(code="CS105")))
 
 
 def _quoted(names: list[str]) -> str:

@@ -14,12 +14,15 @@ whose records may repeat an identity, runs the statement.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import ORDER, real_row
 from clinker_sql.codegen.plan import SOURCE_NAME, SOURCE_ROW, Statement
+from clinker_sql.codegen.run_plan import Observe, WriteStep
 from clinker_sql.codegen.templates import render, select_list, sql
 from clinker_sql.config import model as m
 from clinker_sql.config.checks import resolve_port
@@ -43,7 +46,7 @@ def compile_written(ctx: Context, sources: list[str]) -> None:
         return S.eq(S.col(SOURCE_NAME), S.string(src))
 
     parts = [exp.select(S.bigint(i).as_(S.ident("sink")), S.col(SOURCE_NAME),
-                        S.col(SOURCE_ROW), S.col(ORDER)).from_(S.table(sink["rows_view"]))
+                        S.col(SOURCE_ROW), S.col(ORDER)).from_(S.table(sink.rows_view))
              for i, sink in enumerate(sinks)]
     items: list[tuple[exp.Expression, str]] = []
     if parts:
@@ -58,7 +61,7 @@ def compile_written(ctx: Context, sources: list[str]) -> None:
         ).from_(exp.Subquery(this=reached, alias=exp.TableAlias(this=S.ident("reached")))
                 ).group_by(S.col(SOURCE_NAME), S.col(SOURCE_ROW), S.col(ORDER))
         items += [(S.fn("coalesce", exp.Sum(this=S.col(f"w{i}")), S.bigint(0)),
-                   f"written:{sink['name']}") for i, sink in enumerate(sinks)]
+                   f"written:{sink.name}") for i, sink in enumerate(sinks)]
         items.append((exp.Count(this=exp.Star()), "ok"))
         items += [(S.fn("count_if", S.and_(of(src), real)), f"written_rows:{src}")
                   for src in sources]
@@ -74,18 +77,19 @@ def compile_written(ctx: Context, sources: list[str]) -> None:
                           if distinct else "")))
     if not distinct:
         return
-    writes = {s.name: s for s in ctx.compiled.statements
-              if s.kind == "write" and not s.meta.get("dlq")}
+    at = {s.name: i for i, s in enumerate(ctx.compiled.statements)
+          if isinstance(s.step, WriteStep) and not s.step.dlq}
     for sink in sinks:
         # a split write reads the sink's records with the failing rows (split_write.py)
-        when = S.col(sink["observe_when"]) if sink.get("observe_when") else None
+        when = S.col(sink.observe_when) if sink.observe_when else None
         counts = [(S.fn("count_if", when) if when else exp.Count(this=exp.Star()),
-                   f"written:{sink['name']}")]
+                   f"written:{sink.name}")]
         counts += [(S.fn("count_if", S.and_(when, of(src), real)), f"written_rows:{src}")
                    for src in sources]
-        writes[sink["name"]].meta["observe"] = {
-            "view": sink.get("observe_view", sink["rows_view"]),
-            "counts": {name: S.to_sql(e) for e, name in counts}}
+        write = ctx.compiled.statements[at[sink.name]]
+        ctx.compiled.statements[at[sink.name]] = replace(write, step=replace(
+            write.step, observe=Observe(sink.observe_view or sink.rows_view,
+                                        {name: S.to_sql(e) for e, name in counts})))
 
 
 def distinct_records(ctx: Context) -> bool:

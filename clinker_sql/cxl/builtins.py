@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.cxl import ast as a
 from clinker_sql.cxl import builtins_collections  # noqa: F401 - registers methods
 from clinker_sql.cxl import builtins_conv  # noqa: F401

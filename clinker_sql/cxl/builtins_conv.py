@@ -8,7 +8,7 @@ from decimal import Decimal, InvalidOperation
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import Fault, Val, coerce, error
 from clinker_sql.cxl.registry import ANY, METHODS, Builtin, Call, method, saturating_int, \

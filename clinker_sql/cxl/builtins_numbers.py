@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.cxl import ast as a
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import Val, coerce, error

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import Fault, Val
 from clinker_sql.cxl.registry import (ANY, STR, Call, gt, int_arg, lam, method, share, simple,

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.cxl import ast as a
 from clinker_sql.cxl import nested_key
 from clinker_sql.cxl import types as T

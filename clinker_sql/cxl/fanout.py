@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.cxl import ast as a
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import Fault, Lowerer, Val, error, fault_value

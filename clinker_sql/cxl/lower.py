@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.cxl import ast as a
 from clinker_sql.cxl import size
 from clinker_sql.cxl import types as T
@@ -33,7 +33,7 @@ class Fault:
     category: str = "type_coercion_failure"
 
     def __post_init__(self) -> None:
-        # Callers combine conditions with codegen.sql, which does not
+        # Callers combine conditions with sqlbuild, which does not
         # parenthesize AND/OR operands: keep a top-level AND/OR grouped.
         if isinstance(self.cond, exp.Connector):
             object.__setattr__(self, "cond", exp.Paren(this=self.cond))

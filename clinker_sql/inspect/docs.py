@@ -16,10 +16,11 @@ import jinja2
 
 from clinker_sql import __version__
 from clinker_sql.codegen.artifacts import files, lineage_header, numbered
+from clinker_sql.codegen.lineage import trace
 from clinker_sql.codegen.plan import Compiled
+from clinker_sql.codegen.run_plan import WriteStep
 from clinker_sql.config import model as m
 from clinker_sql.inspect.graph import DLQ, layout
-from clinker_sql.inspect.lineage import trace
 from clinker_sql.inspect.plan import build_plan, render_retraction
 
 
@@ -78,7 +79,7 @@ def render_page(p: m.Pipeline, compiled: Compiled) -> str:
         if stmt.node is not None:
             per_node.setdefault(stmt.node, []).append(entry)
         elif stmt.name.startswith(("$pipeline.triggers", "$pipeline.dlq", "$pipeline.ck_")) \
-                or stmt.meta.get("dlq"):
+                or (isinstance(stmt.step, WriteStep) and stmt.step.dlq):
             dlq_sql.append(entry)
     index = {n["name"]: i for i, n in enumerate(plan["nodes"])}
     sql = [per_node.get(n["name"], []) for n in plan["nodes"]]

@@ -13,9 +13,9 @@ import json
 from typing import Any
 
 from clinker_sql.codegen.artifacts import numbered
+from clinker_sql.codegen.lineage import input_key, one_line
 from clinker_sql.codegen.plan import Compiled
 from clinker_sql.config import model as m
-from clinker_sql.inspect.lineage import input_key, one_line
 
 PLAN_VERSION = "clinker-sql/plan/v1"
 MAX_PASSES = 20  # codegen/retraction.py MAX_ITERATIONS, repeated to avoid importing codegen state

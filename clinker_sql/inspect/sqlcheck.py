@@ -15,8 +15,8 @@ from sqlglot.errors import OptimizeError, ParseError
 from sqlglot.optimizer.qualify import qualify
 from sqlglot.schema import MappingSchema, normalize_name
 
-from clinker_sql.codegen.input_bytes import SCAN_COLUMNS
 from clinker_sql.codegen.plan import Compiled
+from clinker_sql.codegen.run_plan import ViewStep
 from clinker_sql.config import model as m
 from clinker_sql.config.checks import shown  # names read from files: quoted, escaped, cut
 from clinker_sql.diagnostics import Diagnostic, DiagnosticError
@@ -112,8 +112,8 @@ def check_statements(p: m.Pipeline, compiled: Compiled) -> CheckReport:
             name = tree.this.name if isinstance(tree.this, exp.Table) else None
             body = tree.expression if isinstance(tree.expression, exp.Query) else None
             if body is None:  # CREATE VIEW ... USING csv OPTIONS (...): a source scan
-                define(stmt.name, stmt.meta.get(SCAN_COLUMNS)
-                       or _scan_columns(p, compiled, stmt.node))
+                scan = stmt.step.scan_columns if isinstance(stmt.step, ViewStep) else None
+                define(stmt.name, list(scan) if scan else _scan_columns(p, compiled, stmt.node))
                 checked += 1
                 continue
         elif isinstance(tree, exp.Insert):

@@ -15,18 +15,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from clinker_sql.codegen.run_plan import DlqLimits
 from clinker_sql.diagnostics import EXIT_EVAL, fail
 
 
-def check(limits: dict[str, Any], counts: dict[str, Any], sources: list[str]) -> None:
-    if not limits:
+def check(limits: DlqLimits | None, counts: dict[str, Any], sources: list[str]) -> None:
+    if limits is None:
         return
-    for src, (max_rate, floor) in sorted(limits.get("sources", {}).items()):
+    for src, limit in sorted(limits.sources.items()):
         total, dlq = int(counts.get(f"total:{src}") or 0), int(counts.get(f"dlq:{src}") or 0)
-        _check("E316", f"source '{src}'", dlq, total, max_rate, floor)
-    if limits.get("pipeline"):
+        _check("E316", f"source '{src}'", dlq, total, limit.max_rate, limit.min_records)
+    if limits.pipeline is not None:
         total = sum(int(counts.get(f"total:{s}") or 0) for s in sources)
-        _check("E315", "the pipeline", int(counts.get("dlq") or 0), total, *limits["pipeline"])
+        _check("E315", "the pipeline", int(counts.get("dlq") or 0), total,
+               limits.pipeline.max_rate, limits.pipeline.min_records)
 
 
 def _check(code: str, who: str, dlq: int, total: int, max_rate: float, floor: int) -> None:

@@ -13,9 +13,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
+from clinker_sql.codegen.retraction import CHECKPOINT_CODEC, copy_view_statement
 from clinker_sql.codegen.templates import ident
-from clinker_sql.runtime.executor import Executor, StatementFailed
+from clinker_sql.runtime.executor import Capabilities, Executor, StatementFailed
 from clinker_sql.runtime.java import ensure_java
 
 log = logging.getLogger(__name__)
@@ -67,7 +68,7 @@ def get_session(conf: dict[str, str] | None = None):
     os.environ.setdefault(
         "PYSPARK_SUBMIT_ARGS",
         f"--driver-java-options -Dlog4j2.configurationFile=file:{log_conf} pyspark-shell")
-    from pyspark.sql import SparkSession
+    from pyspark.sql import SparkSession  # heavy: loaded only when a session starts
 
     builder = SparkSession.builder.master(os.environ.get("CLINKER_SQL_MASTER", "local[2]"))
     builder = builder.appName("clinker-sql")
@@ -109,7 +110,9 @@ def _quiet_pyspark_error_logs() -> None:
 
 
 class LocalSparkExecutor(Executor):
-    local_files = True
+    capabilities = Capabilities(
+        local_files=True, observe=True, list_files=True, keep_in_driver=True, copy=True,
+        copy_counting=True, empty=True, planned_empty=True, broadcastable=True)
 
     def __init__(self, conf: dict[str, str] | None = None):
         self.spark = get_session(conf)
@@ -169,7 +172,7 @@ class LocalSparkExecutor(Executor):
         is redefined over an observed copy of itself. Returns a function giving the counts
         once that statement has run (None if Spark did not report them in time: the caller
         then counts with a query)."""
-        from pyspark.sql import Observation
+        from pyspark.sql import Observation  # heavy: loaded with the session
         from pyspark.sql import functions as F
 
         observation = Observation(f"clinker-sql-{uuid.uuid4().hex}")
@@ -207,10 +210,8 @@ class LocalSparkExecutor(Executor):
                       wait: float = 2.0) -> dict[str, int] | None:
         """`copy`, counting `counts` too (name -> SQL aggregate) while writing: the rows
         written (`n`) and each count by name, or None when Spark did not report them."""
-        from pyspark.sql import Observation
+        from pyspark.sql import Observation  # heavy: loaded with the session
         from pyspark.sql import functions as F
-
-        from clinker_sql.codegen.retraction import CHECKPOINT_CODEC, copy_view_statement
 
         observation = Observation(f"clinker-sql-copy-{uuid.uuid4().hex}")
         try:

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import TextIO
 
-from clinker_sql.codegen.split_write import MARKER, SPLIT
+from clinker_sql.codegen.run_plan import WriteStep
+from clinker_sql.codegen.split_write import MARKER
 from clinker_sql.config import path_template
 from clinker_sql.diagnostics import fail
 from clinker_sql.runtime.leftovers import RunFiles
@@ -49,22 +50,22 @@ def _parts(staging: Path) -> list[Path]:
     return sorted(p for p in staging.iterdir() if p.name.startswith("part-"))
 
 
-def assemble(meta: dict, base: Path) -> PendingOutput:
-    path = base / meta["path"]
-    staging = base / meta["staging"]
+def assemble(step: WriteStep, base: Path) -> PendingOutput:
+    path = base / step.path
+    staging = base / step.staging
     temp = temp_path(path)
-    fmt = meta["format"]
+    fmt = step.format
     if fmt == "parquet":
         parts = [p for p in _parts(staging) if p.suffix == ".parquet"]
         if len(parts) != 1:
             raise RuntimeError(f"expected one parquet part in {staging}, found {len(parts)}")
         shutil.copyfile(parts[0], temp)
         return PendingOutput(path, staging, temp)
-    split = meta.get(SPLIT)
+    split = step.split
     pending = PendingOutput(path, staging, temp, 0 if split else None)
-    out = _Writer(meta, pending)
+    out = _Writer(step, pending)
     try:
-        sources = _sources(staging, base / split["side"] if split else None, pending)
+        sources = _sources(staging, base / split.side if split else None, pending)
         if out.array:
             for src in sources:
                 for line in iter(src.readline, ""):
@@ -77,26 +78,26 @@ def assemble(meta: dict, base: Path) -> PendingOutput:
     return pending
 
 
-def assemble_fan_out(meta: dict, base: Path, files: list[str]) -> list[PendingOutput]:
+def assemble_fan_out(step: WriteStep, base: Path, files: list[str]) -> list[PendingOutput]:
     """A sink with `{source_file}`/`{source_path}` in its path: one output per file the
     source read (`files`, in reading order), each with the records read from it, in the
     sink's order (the write groups them by file). Each staged record is framed with its
     file (codegen/sink.py, `fan_out_line`). A listed file none of whose records reach the
     sink gets an output without rows, as a sink no row reaches."""
-    template = path_template.parse(meta["fan_out"]["template"], None)
-    staging = base / meta["staging"]
+    template = path_template.parse(step.fan_out.template, None)
+    staging = base / step.staging
     targets: dict[str, Path] = {}
     owners: dict[Path, str] = {}  # each resolved destination -> the file it is for
 
     def destination(file: str) -> Path:
         rendered = template.render({"source_file": PurePath(file).stem, "source_path": file})
-        if Path(rendered).is_absolute() and not Path(meta["path"]).is_absolute():
-            raise fail("CS107", f"sink path {meta['path']} renders an absolute path for "
+        if Path(rendered).is_absolute() and not Path(step.path).is_absolute():
+            raise fail("CS107", f"sink path {step.path} renders an absolute path for "
                        f"{file}: {rendered}")
         path = base / rendered
         clash = owners.setdefault(path.resolve(), file)
         if clash != file:
-            raise fail("CS107", f"sink path {meta['path']} renders both {clash} and {file} "
+            raise fail("CS107", f"sink path {step.path} renders both {clash} and {file} "
                        f"to {rendered}", hint="include another part that tells the files "
                        "apart")
         if not path.parent.is_dir():
@@ -107,7 +108,7 @@ def assemble_fan_out(meta: dict, base: Path, files: list[str]) -> list[PendingOu
 
     def output(file: str) -> _Writer:
         path = targets.get(file) or destination(file)
-        return _Writer(meta, PendingOutput(path, staging, temp_path(path)))
+        return _Writer(step, PendingOutput(path, staging, temp_path(path)))
 
     for file in files:  # every clash and missing folder before anything is written
         destination(file)
@@ -142,14 +143,14 @@ class _Writer:
     """One output file (its temporary copy) of a text sink: the CSV header or the JSON
     array's brackets around the records written."""
 
-    def __init__(self, meta: dict, pending: PendingOutput):
-        self.pending, self.csv = pending, meta["format"] == "csv"
-        self.array = not self.csv and meta.get("json_format") != "ndjson"
+    def __init__(self, step: WriteStep, pending: PendingOutput):
+        self.pending, self.csv = pending, step.format == "csv"
+        self.array = not self.csv and step.json_format != "ndjson"
         self.out = open(pending.temp, "w", encoding="utf-8", newline="")
         self.first = True
-        if self.csv and meta.get("include_header", True):
-            delim = meta.get("delimiter", ",")
-            self.out.write(delim.join(_csv_cell(h, delim) for h in meta["header"]) + "\n")
+        if self.csv and step.include_header:
+            delim = step.delimiter
+            self.out.write(delim.join(_csv_cell(h, delim) for h in step.header) + "\n")
         elif self.array:
             self.out.write("[")
 

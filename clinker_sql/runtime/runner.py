@@ -13,27 +13,29 @@ from pathlib import Path
 from typing import Any
 
 from clinker_sql import __version__
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen import numbering
+from clinker_sql.codegen import retraction as R
 from clinker_sql.codegen import sink as T
-from clinker_sql.codegen import sql as S
 from clinker_sql.codegen.compiler import EMPTY_PROPAGATION_KEY, EMPTY_PROPAGATION_RULE
-from clinker_sql.codegen.correlation import BOUND
-from clinker_sql.codegen.dlq import EMPTY_REPORT, TRIGGERS_VIEW
-from clinker_sql.codegen.empty_dlq import AFTER_WRITES
-from clinker_sql.codegen.input_bytes import BYTES_CHECK, SUSPECT
-from clinker_sql.codegen.materialize import (
-    BROADCAST,
-    COUNTED_IN,
-    COUNTS,
-    EMPTY_UNLESS,
-    FAILURES,
+from clinker_sql.codegen.dlq import TRIGGERS_VIEW
+from clinker_sql.codegen.numbering import counted_total
+from clinker_sql.codegen.plan import Compiled, Statement
+from clinker_sql.codegen.retraction import (
+    checkpoint_path,
+    checkpoint_statements,
+    empty_copy_statements,
 )
-from clinker_sql.codegen.numbering import LISTING, LOCAL, OBSERVED, SKIP_UNLESS, counted_total
-from clinker_sql.codegen.one_pass import ALSO_READS, CLEAN_GROUPS
-from clinker_sql.codegen.type_threshold import AFTER_WRITES_CHECK
-from clinker_sql.codegen.plan import DISCOVERY, Compiled, Statement
-from clinker_sql.codegen.prune import UNREAD
-from clinker_sql.codegen.split_write import SPLIT
+from clinker_sql.codegen.run_plan import (
+    CheckpointStep,
+    CheckStep,
+    CleanGroups,
+    FixpointStep,
+    ReportStep,
+    ViewStep,
+    WriteStep,
+)
+from clinker_sql.codegen.source import listed_rows
 from clinker_sql.config.discovery import checkable, matched_files
 from clinker_sql.diagnostics import (
     EXIT_CONFIG,
@@ -81,41 +83,40 @@ def preflight(compiled: Compiled, base: Path, executor_keeps_tables: bool = Fals
     machine), every output can be written (its folder exists and is writable, and it is
     not an existing folder: runtime/outputs.py, `check_target`)."""
     for stmt in compiled.statements if local_files else ():
-        found = stmt.meta.get(DISCOVERY)
-        if found and found["on_no_match"] == "error" and \
-                checkable(found["kind"], found["paths"]) and \
-                not matched_files(found["kind"], found["paths"], base):
-            raise fail("E216", f"source '{found['source']}' discovery failed: no files "
-                       f"matched {', '.join(found['paths'])}",
+        found = stmt.step.discovery if isinstance(stmt.step, ViewStep) else None
+        if found and found.on_no_match == "error" and \
+                checkable(found.kind, list(found.paths)) and \
+                not matched_files(found.kind, list(found.paths), base):
+            raise fail("E216", f"source '{found.source}' discovery failed: no files "
+                       f"matched {', '.join(found.paths)}",
                        hint="check the path (relative paths resolve against the folder the "
                             "run starts in)")
     for stmt in compiled.statements:
-        if stmt.kind != "write":
+        step = stmt.step
+        if not isinstance(step, WriteStep):
             continue
-        if stmt.meta.get("format") == "table":
+        if step.format == "table":
             if not executor_keeps_tables:
                 raise fail("CS037", f"sink {stmt.name} writes the table "
-                           f"{'.'.join(stmt.meta['table'])}, but a local run's catalog ends "
+                           f"{'.'.join(step.table or ())}, but a local run's catalog ends "
                            "with the run", hint="run it on a Spark Thrift server: "
                            "--target thrift://host:port (see `clinker-sql thrift-server`)")
             continue
-        target = base / stmt.meta["path"]
-        if "fan_out" not in stmt.meta:
-            outputs.check_target(target, stmt.meta["path"])
+        target = base / step.path
+        if step.fan_out is None:
+            outputs.check_target(target, step.path)
         elif "{" not in str(target.parent):  # else each file's folder is checked as its
-            outputs.check_folder(target.parent, stmt.meta["path"])  # output is assembled
+            outputs.check_folder(target.parent, step.path)  # output is assembled
 
 
 def run_compiled(compiled: Compiled, executor: Executor, base: Path,
                  progress=None, partial: dict[str, Any] | None = None) -> RunResult:
     """`partial`, when given, receives what the run got to (its `statements` timings, then
     its `counts`), for the run results of a run that fails."""
-    prepare = getattr(executor, "prepare", None)  # Thrift: absolute paths for the server
-    if prepare is not None:
-        compiled = prepare(compiled, base)
-    preflight(compiled, base, getattr(executor, "keeps_tables", False),
-              getattr(executor, "local_files", False))
-    leftovers.sweep(getattr(executor, "scratch_root", None))  # what killed runs left
+    caps = executor.capabilities
+    compiled = executor.prepare(compiled, base)  # Thrift: absolute paths for the server
+    preflight(compiled, base, caps.keeps_tables, caps.local_files)
+    leftovers.sweep(executor.scratch_root)  # what killed runs left
     run = _Run(compiled, executor, base, _Timings(progress), progress)
     if partial is not None:
         partial["statements"] = run.timings
@@ -147,17 +148,15 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
 
 
 def _cancel(executor: Executor) -> None:
-    cancel = getattr(executor, "cancel", None)
-    if cancel is not None:
-        try:
-            cancel()
-        except Exception:  # noqa: BLE001 - best effort: the engine may be gone
-            pass
+    try:
+        executor.cancel()
+    except Exception:  # noqa: BLE001 - best effort: the engine may be gone
+        pass
 
 
 def _constant_check(stmt: Statement) -> bool:
     """A coded check that reads no view: what the compiler found in a source's files."""
-    return stmt.kind == "check" and bool(stmt.meta.get("code")) and not stmt.reads
+    return isinstance(stmt.step, CheckStep) and bool(stmt.step.code) and not stmt.reads
 
 
 class _Run:
@@ -167,16 +166,19 @@ class _Run:
                  progress) -> None:
         self.compiled, self.executor, self.base = compiled, executor, base
         self.timings, self.progress = timings, progress
-        self.writes = [s for s in compiled.statements if s.kind == "write"]
-        self.tables = [s for s in self.writes if s.meta.get("format") == "table"]
+        self.writes = [s for s in compiled.statements if isinstance(s.step, WriteStep)]
+        self.tables = [s for s in self.writes if s.step.format == "table"]
         self.pending: list[outputs.PendingOutput] = []
-        self.files = leftovers.RunFiles.create(getattr(executor, "scratch_root", None))
-        self.files.add(p for s in self.writes if "staging" in s.meta for p in (
-            base / s.meta["staging"],
-            *(() if "fan_out" in s.meta else (outputs.temp_path(base / s.meta["path"]),))))
+        self.files = leftovers.RunFiles.create(executor.scratch_root)
+        self.files.add(p for s in self.writes if s.step.staging is not None for p in (
+            base / s.step.staging,
+            *(() if s.step.fan_out is not None else
+              (outputs.temp_path(base / s.step.path),))))
         self.views = _Views(executor, timings, str(self.files.scratch), progress)
-        self.views.error_views = {s.name for s in compiled.statements if COUNTED_IN in s.meta}
-        self.observe = getattr(executor, "observe", None)  # codegen/written.py, empty_dlq.py
+        self.views.error_views = {s.name for s in compiled.statements
+                                  if isinstance(s.step, ViewStep) and s.step.counted_in}
+        # codegen/written.py, empty_dlq.py
+        self.observe = executor.observe if executor.capabilities.observe else None
         # the writes go first and tell whether the DLQ is empty (codegen/empty_dlq.py)
         self.writes_first = bool(compiled.dlq_witnesses) and self.observe is not None
         self.deferred: list[Statement] = []  # checkpoints only the DLQ needs
@@ -184,22 +186,21 @@ class _Run:
             self.views.watch(_conditions(compiled), self.observe)
         # each source's rows, counted the same way for the run summary: no pass to count them
         counted = [s for s in compiled.statements
-                   if s.kind == "view" and s.meta.get(OBSERVED)] if self.observe else []
-        self.totals = {s.meta[OBSERVED]: s.name for s in counted}
-        self.views.watch_totals({s.meta[OBSERVED]: s.meta.get(numbering.FILES)
-                                 for s in counted}, self.observe)
+                   if isinstance(s.step, ViewStep) and s.step.observed] if self.observe else []
+        self.totals = {s.step.observed: s.name for s in counted}
+        self.views.watch_totals({s.step.observed: s.step.files for s in counted}, self.observe)
         if self.observe is not None:  # each correlated source's keys, sketched the same way
             for s in compiled.statements:
-                if s.kind == "checkpoint" and s.meta.get(BOUND):
-                    self.views.sketches.update(s.meta[BOUND]["sketches"])
+                if isinstance(s.step, CheckpointStep) and s.step.bound:
+                    self.views.sketches.update(s.step.bound["sketches"])
         # and a UTF-8 source's rows holding U+FFFD (codegen/input_bytes.py)
-        self.views.suspects = {s.meta[OBSERVED]: s.meta[SUSPECT] for s in counted
-                               if s.meta.get(SUSPECT)}
+        self.views.suspects = {s.step.observed: s.step.suspect for s in counted
+                               if s.step.suspect}
 
     def define(self) -> None:
         for stmt in self.compiled.statements:
-            if stmt.meta.get(UNREAD):  # kept for review; nothing in the run reads it
-                continue
+            if isinstance(stmt.step, (ViewStep, CheckpointStep)) and stmt.step.unread:
+                continue  # kept for review; nothing in the run reads it
             if stmt.kind == "setup":
                 _timed(self.executor, stmt, self.timings, self.progress)
             elif _constant_check(stmt):  # a source's header (CS105, E217): before a scan
@@ -208,23 +209,22 @@ class _Run:
                 self.views.pend(stmt)
             elif stmt.kind == "fixpoint":
                 _iterate(self.views, stmt)
-            elif stmt.kind == "checkpoint" and self.writes_first and \
-                    stmt.meta.get(AFTER_WRITES):
+            elif isinstance(stmt.step, CheckpointStep) and self.writes_first and \
+                    stmt.step.after_writes:
                 self.deferred.append(stmt)
-            elif stmt.kind == "checkpoint":
-                self.views.checkpoint(stmt.name, failures=bool(stmt.meta.get(FAILURES)),
-                                      stmt=stmt)
+            elif isinstance(stmt.step, CheckpointStep):
+                self.views.checkpoint(stmt.name, failures=stmt.step.failures, stmt=stmt)
 
     def check(self) -> None:
         """Coded checks (e.g. combine on_miss: error, E319), then fail_fast's."""
         for stmt in self.compiled.statements:
-            if stmt.kind == "check" and stmt.meta.get("code") and \
-                    not stmt.meta.get(AFTER_WRITES_CHECK) and not _constant_check(stmt) \
-                    and not stmt.meta.get(BYTES_CHECK):
+            step = stmt.step
+            if isinstance(step, CheckStep) and step.code and not step.after_writes \
+                    and not _constant_check(stmt) and not step.bytes_rows:
                 self._coded_check(stmt)
         if self.compiled.strategy == "fail_fast":
             check = next(s for s in self.compiled.statements
-                         if s.kind == "check" and not s.meta.get("code"))
+                         if isinstance(s.step, CheckStep) and not s.step.code)
             self.views.need(check.reads)
             first = self.executor.first(check.sql)
             if first is not None:
@@ -234,21 +234,21 @@ class _Run:
         self.views.need(stmt.reads)
         hit = self.executor.first(stmt.sql)
         if hit is not None:  # a check on the DLQ itself is a run-time ceiling: exit 3
-            raise fail(stmt.meta["code"], str(hit["detail"]),
-                       exit=EXIT_EVAL if stmt.meta.get(AFTER_WRITES_CHECK) else None)
+            raise fail(stmt.step.code, str(hit["detail"]),
+                       exit=EXIT_EVAL if stmt.step.after_writes else None)
 
     def check_input_bytes(self) -> None:
         """A UTF-8 source's files tested for bytes that are not UTF-8 (CS109,
         codegen/input_bytes.py): only when a row read held U+FFFD, or was not counted."""
         for stmt in self.compiled.statements:
-            rows = stmt.meta.get(BYTES_CHECK) if stmt.kind == "check" else None
+            rows = stmt.step.bytes_rows if isinstance(stmt.step, CheckStep) else None
             if rows is not None and self.views.suspect(rows) is not False:
                 self._coded_check(stmt)
 
     def check_after_writes(self) -> None:
         """Checks on the DLQ itself (codegen/type_threshold.py), before any commit."""
         for stmt in self.compiled.statements:
-            if stmt.kind == "check" and stmt.meta.get(AFTER_WRITES_CHECK):
+            if isinstance(stmt.step, CheckStep) and stmt.step.after_writes:
                 self._coded_check(stmt)
 
     def write(self) -> dict[str, Any]:
@@ -259,32 +259,32 @@ class _Run:
         counts = None
         watched: list = []
         for stmt in self.writes:
-            if stmt.meta.get("dlq") and counts is None:
+            step: WriteStep = stmt.step
+            if step.dlq and counts is None:
                 if self.writes_first:
                     _dlq_after_writes(self.views, self.deferred, compiled.dlq_witnessed)
                 counts = self._report(report)
-            if stmt.meta.get("dlq") and not _dlq_variant(stmt, counts):
+            if step.dlq and not _dlq_variant(stmt, counts):
                 continue
             self.views.need(stmt.reads)
             self.views.settle(list(stmt.reads))  # before the write's own counts
-            if self.observe is not None and "observe" in stmt.meta:
-                self.views.need([stmt.meta["observe"]["view"]])
-                watched.append(self.observe(stmt.meta["observe"]["view"],
-                                            stmt.meta["observe"]["counts"]))
-            if stmt.meta.get("format") == "table":
-                for sql in T.table_prepare_statements(stmt.meta):
+            if self.observe is not None and step.observe is not None:
+                self.views.need([step.observe.view])
+                watched.append(self.observe(step.observe.view, dict(step.observe.counts)))
+            if step.format == "table":
+                for sql in T.table_prepare_statements(step):
                     executor.execute(sql)
-            with self.views.adaptive(list(stmt.reads), observing="observe" in stmt.meta):
+            with self.views.adaptive(list(stmt.reads), observing=step.observe is not None):
                 _timed(executor, stmt, self.timings, self.progress)
-            if "fan_out" in stmt.meta:
+            if step.fan_out is not None:
                 self.pending.extend(outputs.assemble_fan_out(
-                    stmt.meta, self.base, self._listed(stmt.meta["fan_out"]["files"])))
+                    step, self.base, self._listed(step.fan_out.files)))
                 self.files.add(o.temp for o in self.pending)
-            elif stmt.meta.get("format") != "table":
-                self.pending.append(outputs.assemble(stmt.meta, self.base))
-            if stmt.meta.get(SPLIT):  # the failing rows it split off (codegen/split_write.py)
-                self.views.sides[stmt.meta[SPLIT]["failed"]] = (
-                    stmt.meta[SPLIT]["define"], self.pending[-1].failures)
+            elif step.format != "table":
+                self.pending.append(outputs.assemble(step, self.base))
+            if step.split:  # the failing rows it split off (codegen/split_write.py)
+                self.views.sides[step.split.failed] = (
+                    step.split.define, self.pending[-1].failures)
         if counts is None:  # no DLQ write (no dlq path)
             if self.writes_first:
                 _dlq_after_writes(self.views, self.deferred, compiled.dlq_witnessed)
@@ -308,7 +308,7 @@ class _Run:
         """The run summary's counts; a source whose rows the writes counted gets that
         count as its total, and its offsets are not read for it (codegen/numbering.py).
         With every total counted and the DLQ known to be empty, no query (codegen/dlq.py,
-        `EMPTY_REPORT`)."""
+        `ReportStep.empty_report`)."""
         start = time.perf_counter()
         counted: dict[str, int] = {}
         for rows, total in self.totals.items():
@@ -317,7 +317,7 @@ class _Run:
                 self.executor.execute(counted_total(total, n))
                 self.views.defined_as_is(total)
                 counted[total] = n
-        known = report.meta.get(EMPTY_REPORT)
+        known = report.step.empty_report if isinstance(report.step, ReportStep) else None
         if known and self.views.empty.issuperset(known["unless"]) and \
                 counted.keys() >= set(known["totals"].values()):
             self.timings.append({"node": None, "name": report.name, "kind": "report",
@@ -332,8 +332,8 @@ class _Run:
             return _report(self.executor, report, self.timings)
 
     def discard(self) -> None:
-        outputs.discard(self.pending, [self.base / s.meta["staging"] for s in self.writes
-                                       if "staging" in s.meta])
+        outputs.discard(self.pending, [self.base / s.step.staging for s in self.writes
+                                       if s.step.staging is not None])
         _discard_tables(self.executor, self.tables)
 
 
@@ -377,23 +377,23 @@ def _dlq_after_writes(views: _Views, deferred: list[Statement],
                               "kind": "empty", "seconds": 0.0})
     for stmt in deferred:
         if stmt.name not in unread:
-            views.checkpoint(stmt.name, failures=bool(stmt.meta.get(FAILURES)), stmt=stmt)
+            views.checkpoint(stmt.name, failures=stmt.step.failures, stmt=stmt)
 
 
 def _swap_tables(executor: Executor, tables: list[Statement]) -> None:
     """Table sinks: each staging table takes its target's name (codegen/sink.py)."""
     for stmt in tables:
-        target = stmt.meta["table"][-1].lower()
+        target = stmt.step.table[-1].lower()
         exists = any(str(row.get("tableName", "")).lower() == target
                      and not row.get("isTemporary")
-                     for row in executor.query(T.table_listing_sql(stmt.meta)))
-        for sql in T.table_swap_statements(stmt.meta, exists):
+                     for row in executor.query(T.table_listing_sql(stmt.step)))
+        for sql in T.table_swap_statements(stmt.step, exists):
             executor.execute(sql)
 
 
 def _discard_tables(executor: Executor, tables: list[Statement]) -> None:
     for stmt in tables:
-        for sql in T.table_discard_statements(stmt.meta):
+        for sql in T.table_discard_statements(stmt.step):
             try:
                 executor.execute(sql)
             except Exception:  # noqa: BLE001 - best effort: the session may be gone
@@ -420,41 +420,36 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
                 need: Callable[[list[str]], None] = lambda names: None) -> bool:
     """Materialize a view that many later statements read, so that Spark plans it once.
 
-    A source's files (`numbering.LISTING`) are listed instead (their names kept in
-    `view.listed`), and a view of a few rows (`numbering.LOCAL`) kept in the driver, when
+    A source's files (`CheckpointStep.listing`) are listed instead (their names kept in
+    `view.listed`), and a view of a few rows (`CheckpointStep.local`) kept in the driver, when
     the executor can; `inline`, when given, gives its columns and rows if they are known;
-    a copy that only views known to be empty would need (`numbering.SKIP_UNLESS`) is not
+    a copy that only views known to be empty would need (`CheckpointStep.skip_unless`) is not
     made (returns False).
 
     `known`: the views known to have no row (copies found empty). A view that has no row
-    without them (`EMPTY_UNLESS`), or a copy of failures that Spark's optimizer already
-    proved empty, is defined as empty instead: no job runs for it. A copy of failures
-    found empty joins `known`.
+    without them (`CheckpointStep.empty_unless`), or a copy of failures that Spark's
+    optimizer already proved empty, is defined as empty instead: no job runs for it. A copy
+    of failures found empty joins `known`.
 
     `job()`: the context a job for it runs in, entered only when one does (a copy, or
     the rows kept in the driver): it may first define again what the job reads. `need`
     defines the views a path reads that are not defined yet (`_Views.need`): a listing
     needs only the scan, rows counted by the writes nothing."""
-    from clinker_sql.codegen.retraction import (
-        checkpoint_path,
-        checkpoint_statements,
-        empty_copy_statements,
-    )
-
     start = time.perf_counter()
     name = view.stmt.name
     known.discard(name)
     view.counted = None  # what an earlier copy counted no longer holds
-    meta = view.checkpoint.meta if view.checkpoint is not None else {}
-    lister = getattr(executor, "list_files", None)
-    if meta.get(LISTING) and lister is not None:  # a source's files, listed: no job
-        need([meta[LISTING]["scan"]])
-        view.listed = lister(meta[LISTING]["scan"], meta[LISTING]["view"])
-        executor.execute(meta[LISTING]["sql"])
+    step = view.checkpoint.step if view.checkpoint is not None else CheckpointStep()
+    caps = executor.capabilities
+    lister = executor.list_files if caps.list_files else None
+    if step.listing and lister is not None:  # a source's files, listed: no job
+        need([step.listing.scan])
+        view.listed = lister(step.listing.scan, step.listing.view)
+        executor.execute(step.listing.sql)
         view.pending = False
         _checkpoint_timing(timings, view, start, listed=True)
         return True
-    if meta.get(SKIP_UNLESS) and known.issuperset(meta[SKIP_UNLESS]):
+    if step.skip_unless and known.issuperset(step.skip_unless):
         return False  # nothing will read it: the views it is made for have no row
     counted = inline() if inline is not None else None
     if counted is not None:  # rows the writes counted: no job
@@ -462,10 +457,10 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
         view.pending = False
         _checkpoint_timing(timings, view, start, counted=True)
         return True
-    keep = getattr(executor, "keep_in_driver", None)
-    local = bool(meta.get(LOCAL)) and keep is not None
+    keep = executor.keep_in_driver if caps.keep_in_driver else None
+    local = step.local and keep is not None
     # the empty checks first: they run no job, so nothing needs defining again for them
-    needs = view.checkpoint.meta.get(EMPTY_UNLESS) if view.checkpoint is not None else None
+    needs = step.empty_unless
     known_empty = not local and bool(needs) and known.issuperset(needs)
     if known_empty and view.pending:
         view.empty_pending = True  # defined as empty if a statement needs it (`need`)
@@ -474,7 +469,7 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
         return True
     need([name])
     # asked only of copies expected to be empty: optimizing a large plan takes time
-    planned = getattr(executor, "planned_empty", None) if view.failures else None
+    planned = executor.planned_empty if view.failures and caps.planned_empty else None
     if known_empty or (not local and planned is not None and planned(name)):
         _define_empty(executor, name)
         known.add(name)
@@ -486,10 +481,10 @@ def _checkpoint(executor: Executor, view: _View, timings: list, scratch: str, su
             _checkpoint_timing(timings, view, start, local=True)
             return True
         rows = None
-        copy = getattr(executor, "copy", None) if view.failures else None
-        counting = getattr(executor, "copy_counting", None) if meta.get(COUNTS) else None
+        copy = executor.copy if view.failures and caps.copy else None
+        counting = executor.copy_counting if step.counts and caps.copy_counting else None
         if counting is not None:  # rows of other views counted while written (one_pass.py)
-            seen = counting(name, checkpoint_path(name, scratch, suffix), dict(meta[COUNTS]))
+            seen = counting(name, checkpoint_path(name, scratch, suffix), dict(step.counts))
             view.counted = {k: n for k, n in (seen or {}).items() if k != "n"}
             rows = seen.get("n") if seen else None
         elif copy is not None:  # counted while written: no query to tell whether it is empty
@@ -515,12 +510,9 @@ def _checkpoint_timing(timings: list, view: _View, start: float, **how: Any) -> 
 
 def _define_empty(executor: Executor, name: str) -> None:
     """`name` redefined with its columns and no row, a relation Spark knows is empty."""
-    empty = getattr(executor, "empty", None)
-    if empty is not None:
-        empty(name)
+    if executor.capabilities.empty:
+        executor.empty(name)
         return
-    from clinker_sql.codegen.retraction import empty_copy_statements
-
     executor.execute(empty_copy_statements(name)[1])
 
 
@@ -794,10 +786,8 @@ class _Views:
         """A source's rows view in its form for a few files (a lookup in a literal map of
         the listed files instead of a join, codegen/source.py) when its files were listed
         and are few enough."""
-        from clinker_sql.codegen.source import listed_rows
-
-        few = stmt.meta.get(numbering.FEW_FILES)
-        files = self.views.get(few["files"]) if few else None
+        few = stmt.step.few_files if isinstance(stmt.step, ViewStep) else None
+        files = self.views.get(few.files) if few else None
         if files is None or files.listed is None or \
                 len(files.listed) > numbering.MAPPED_FILES_MAX:
             return stmt
@@ -857,7 +847,7 @@ class _Views:
                    stmt: Statement | None = None) -> None:
         """Materialize a view; the views defined before that read it read the copy from
         now on (same rows, a flat plan). `failures`: see materialize.checkpoint; `stmt`,
-        the checkpoint statement (its `EMPTY_UNLESS`)."""
+        the checkpoint statement (its `empty_unless`)."""
         view = self.views[name]
         view.failures = view.failures or failures
         view.checkpoint = stmt or view.checkpoint
@@ -870,20 +860,21 @@ class _Views:
             self.need([name])
             _checkpoint_timing(self.timings, view, start, small=True)
             return
-        clean = view.stmt.meta.get(CLEAN_GROUPS)
-        if clean and not view.replaced and self.empty.issuperset(clean["unless"]):
-            self.need(view.stmt.meta.get(ALSO_READS, ()))  # what its other definition reads
+        own = view.stmt.step if isinstance(view.stmt.step, ViewStep) else ViewStep()
+        clean = own.clean_groups
+        if clean and not view.replaced and self.empty.issuperset(clean.unless):
+            self.need(own.also_reads)  # what its other definition reads
             view.pending = False
             self._clean_groups(view, clean)
             return
         if self._broadcast(view):
             return
-        bound = view.checkpoint.meta.get(BOUND) if view.checkpoint is not None else None
+        bound = view.checkpoint.step.bound if view.checkpoint is not None else None
         if bound and self.sketches:
             self.need([name])  # its columns, when defined as empty
             if self._bounded(view, bound):
                 return
-        sources = view.checkpoint.meta.get(numbering.PER_FILE) if view.checkpoint else None
+        sources = view.checkpoint.step.per_file if view.checkpoint else None
         inline = (lambda: self.counted_numbering(sources, WITNESS_WAIT_SECONDS)) \
             if sources else None
         if self._copy(view, suffix, inline, settle=True):
@@ -894,11 +885,12 @@ class _Views:
                     self.sides[counted] = (None, rows)
 
     def _broadcast(self, view: _View) -> bool:
-        """A copy made for its size (materialize.BROADCAST) that Spark's optimizer already
+        """A copy made for its size (`CheckpointStep.broadcast`) that Spark's optimizer already
         estimates under its broadcast threshold: not made, the join broadcasts the view
         from its sources."""
-        small = getattr(self.executor, "broadcastable", None)
-        if view.checkpoint is None or not view.checkpoint.meta.get(BROADCAST) or small is None:
+        small = self.executor.broadcastable if self.executor.capabilities.broadcastable \
+            else None
+        if view.checkpoint is None or not view.checkpoint.step.broadcast or small is None:
             return False
         start = time.perf_counter()
         self.need([view.stmt.name])
@@ -911,25 +903,25 @@ class _Views:
         """An error view whose rows the copy it reads counted as it was written
         (materialize.counted_in) and found none: defined as empty, so that Spark plans the
         triggers that read it as empty. A view whose rows are observed is left as it is."""
-        count = stmt.meta.get(COUNTED_IN)
-        copy = self.views.get(count["view"]) if count else None
+        count = stmt.step.counted_in if isinstance(stmt.step, ViewStep) else None
+        copy = self.views.get(count.view) if count else None
         if copy is None or not copy.materialized or (copy.counted or {}).get(stmt.name) != 0 \
                 or stmt.name in self.watched or stmt.name in self.totals:
             return
         _define_empty(self.executor, stmt.name)
         self.empty.add(stmt.name)
 
-    def _clean_groups(self, view: _View, clean: dict) -> None:
+    def _clean_groups(self, view: _View, clean: CleanGroups) -> None:
         """Nothing retracted before this aggregate: its emitted rows from the groups the
         chain's pass already computed (codegen/one_pass.py), no pass of their own, and its
         failed finalizes as that pass counted them. A later retraction pass defines the
         view again from its statement (`_refresh`)."""
         start = time.perf_counter()
-        self.executor.execute(clean["define"])
+        self.executor.execute(clean.define)
         view.materialized = True  # over a copy: nothing it reads changes before a pass
-        spec = self.views.get(clean.get("spec", ""))
+        spec = self.views.get(clean.spec)
         if spec is not None and spec.materialized and spec.counted:
-            view.counted = {n: spec.counted[n] for n in clean.get("counted", ())
+            view.counted = {n: spec.counted[n] for n in clean.counted
                             if n in spec.counted}
         _checkpoint_timing(self.timings, view, start, clean=True)
         self._refresh({view.stmt.name}, rows_changed=False)
@@ -1007,13 +999,13 @@ class _Views:
         is observed (a copy of failures or one that counts as it writes observes its rows).
         `settle`: the views the job reads are settled first, when a job runs (a copy
         proved empty, or not needed, plans nothing: redefining them took ~20 ms a view)."""
-        meta = view.checkpoint.meta if view.checkpoint is not None else {}
+        counts = view.checkpoint.step.counts if view.checkpoint is not None else {}
         name = view.stmt.name
 
         def job():
             if settle:
                 self.settle([name])
-            return self.adaptive([name], observing=view.failures or COUNTS in meta)
+            return self.adaptive([name], observing=view.failures or bool(counts))
 
         return _checkpoint(self.executor, view, self.timings, self.scratch, suffix,
                            self.empty, inline, job, self.need)
@@ -1027,15 +1019,13 @@ def _iterate(views: _Views, fixpoint: Statement) -> int:
     defines again, and materializes again, every view that depends on it (`_Views`); the
     others (the source, the nodes before the retraction inputs, an aggregate's arguments)
     keep their first definition."""
-    from clinker_sql.codegen import retraction as R
-
     executor = views.executor
     for name in fixpoint.reads:
         views.checkpoint(name, failures=True)  # the pass's triggers
     k = 0
     start = time.perf_counter()
     reads = [R.CANDIDATES, R.RETRACTED, TRIGGERS_VIEW]
-    late = fixpoint.meta.get("late")
+    late = fixpoint.step.late if isinstance(fixpoint.step, FixpointStep) else None
     while True:
         # the candidates are what is retracted plus what the triggers retract: none, none
         # new; or, after the first pass, only the early triggers that seeded what is
@@ -1092,7 +1082,7 @@ def _dlq_variant(stmt: Statement, counts: dict[str, Any]) -> bool:
     entries, in schema order if they share one layout, else as the sorted union."""
     if not counts.get("dlq"):
         return False
-    layout = stmt.meta.get("dlq_layout")
+    layout = stmt.step.dlq_layout
     present = list(counts.get("dlq_layouts") or [])
     if layout is None:
         return True
@@ -1116,7 +1106,7 @@ def _timed(executor: Executor, stmt: Statement, timings: list, progress) -> None
 
 def _result(compiled: Compiled, counts: dict[str, Any], timings: list) -> RunResult:
     per_source = {s: _fates(counts, s) for s in compiled.sources}
-    written = {s["name"]: int(counts.get(f"written:{s['name']}") or 0) for s in compiled.sinks}
+    written = {s.name: int(counts.get(f"written:{s.name}") or 0) for s in compiled.sinks}
     total = sum(v["total"] for v in per_source.values())
     dlq = int(counts.get("dlq") or 0)
     summary = {"total": total, "ok": int(counts.get("ok") or 0),
@@ -1177,9 +1167,10 @@ def _engine_failure(exc: StatementFailed, compiled: Compiled) -> Exception:
             stmt.name.endswith(".rows"):
         return fail("CS102", f"a column declared in the schema is missing from the file"
                     f"{where}: {exc.message}")
-    found = stmt.meta.get(DISCOVERY) if stmt is not None else None
+    found = stmt.step.discovery if stmt is not None and isinstance(stmt.step, ViewStep) \
+        else None
     if cls == "PATH_NOT_FOUND" and found:  # a server's sources (a local run checks first)
-        return fail("E216", f"source '{found['source']}' discovery failed: {exc.message}")
+        return fail("E216", f"source '{found.source}' discovery failed: {exc.message}")
     default = "CS032" if getattr(exc, "thrift", False) else "CS020"
     return fail(code or default, f"{exc.message}{where}")
 

@@ -30,9 +30,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.plan import Compiled, Statement
+from clinker_sql.codegen.run_plan import WriteStep
 from clinker_sql.diagnostics import fail
-from clinker_sql.runtime.executor import Executor, StatementFailed
+from clinker_sql.runtime.executor import Capabilities, Executor, StatementFailed
+from clinker_sql.runtime.local import _translate
 
 AUTH_MODES = ("NONE", "NOSASL", "LDAP", "CUSTOM")
 DEFAULT_PORT = 10000
@@ -161,7 +164,7 @@ def absolutize(compiled: Compiled, base: Path) -> Compiled:
     the path as written, as in a local run)."""
     statements = []
     for stmt in compiled.statements:
-        if stmt.kind == "write" and stmt.meta.get("format") == "table":
+        if isinstance(stmt.step, WriteStep) and stmt.step.format == "table":
             pass  # a warehouse table: no path
         elif stmt.kind == "write":
             stmt = _absolute_write(stmt, base)
@@ -178,8 +181,6 @@ def _tokens(text: str):
 
 
 def _literal(value: str) -> str:
-    from clinker_sql.codegen import sql as S
-
     return S.to_sql(S.string(value))
 
 
@@ -199,13 +200,13 @@ def _absolute_write(stmt: Statement, base: Path) -> Statement:
     if at is None or toks[at].token_type != TokenType.STRING:
         raise RuntimeError(f"write statement {stmt.name} has no INSERT OVERWRITE DIRECTORY")
     lit = toks[at]
-    if lit.text != stmt.meta.get("staging"):
+    if lit.text != stmt.step.staging:
         raise RuntimeError(f"write statement {stmt.name} writes to {lit.text!r}, "
                            f"not its staging folder")
     staging = resolve_path(lit.text, base)
-    meta = dict(stmt.meta, staging=staging, path=resolve_path(stmt.meta["path"], base))
+    step = replace(stmt.step, staging=staging, path=resolve_path(stmt.step.path, base))
     return replace(stmt, sql=_splice(stmt.sql, [(lit.start, lit.end, _literal(staging))]),
-                   meta=meta)
+                   step=step)
 
 
 def _rewrite_options_path(text: str, base: Path) -> str:
@@ -253,6 +254,9 @@ def _rewrite_options_path(text: str, base: Path) -> str:
 class ThriftExecutor(Executor):
     """Runs statements in one HiveServer2 session."""
 
+    # the server's catalog outlives the run: table sinks work; the rest is plain SQL
+    capabilities = Capabilities(local_files=True, keeps_tables=True)
+
     def __init__(self, target: ThriftTarget, batch_size: int = 10_000,
                  poll_initial: float = 0.02, poll_max: float = 0.5):
         self.target = target.validate()
@@ -260,8 +264,6 @@ class ThriftExecutor(Executor):
             raise fail("CS034", f"{self.target.url} is not on this machine: clinker-sql "
                        "assembles each output from the server's staging folder, which it "
                        "cannot read there")
-        self.local_files = True
-        self.keeps_tables = True  # the server's catalog outlives the run: table sinks work
         self.scratch_root: str | None = None  # the runner's checkpoint folder (None: /tmp)
         self.batch_size = batch_size
         self.poll_initial = poll_initial
@@ -309,8 +311,6 @@ class ThriftExecutor(Executor):
         sock.setTimeout(max(t.connect_timeout, 60.0) * 1000)
         self._cursor = self._conn.cursor(arraysize=self.batch_size)
         if t.database != "default":
-            from clinker_sql.codegen import sql as S
-
             try:
                 self._guarded(lambda: self._run(f"USE {S.to_sql(S.ident(t.database))}"))
             except StatementFailed as exc:
@@ -450,8 +450,6 @@ _JAVA_EXC = re.compile(r"(\[[A-Z][A-Z0-9_.]*\] )[a-z][\w.$]*(?:Exception|Error):
 
 def _statement_failure(text: str) -> StatementFailed:
     """Spark's error class and a one-line message, as the local executor reports them."""
-    from clinker_sql.runtime.local import _translate
-
     text = _HIVE_PREFIX.sub("", text.strip())
     text = _JAVA_EXC.sub(lambda m: m.group(2) if m.group(1) == m.group(2) else m.group(0), text)
     exc = _translate(Exception(text))

@@ -20,7 +20,10 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from clinker_sql.codegen.compiler import SESSION_SETTINGS
 from clinker_sql.diagnostics import fail
+from clinker_sql.runtime.java import ensure_java
+from clinker_sql.runtime.local import DEFAULT_CONF
 
 MAIN_CLASS = "org.apache.spark.sql.hive.thriftserver.HiveThriftServer2"
 DEFAULT_STATE_DIR = Path("~/.clinker-sql/thrift-server")
@@ -57,7 +60,7 @@ class ServerState:
 
 
 def spark_home() -> Path:
-    import pyspark
+    import pyspark  # heavy: only starting a server needs it
 
     return Path(pyspark.__file__).resolve().parent
 
@@ -69,9 +72,6 @@ def thriftserver_jar(home: Path | None = None) -> Path | None:
 
 def server_conf() -> dict[str, str]:
     """The local run's Spark settings (ANSI, UTC, case-sensitive...) for the server."""
-    from clinker_sql.codegen.compiler import SESSION_SETTINGS
-    from clinker_sql.runtime.local import DEFAULT_CONF
-
     conf = {k: v for k, v in DEFAULT_CONF.items()
             if k not in ("spark.driver.memory", "spark.sql.warehouse.dir")}
     conf.update(dict(SESSION_SETTINGS))
@@ -129,8 +129,6 @@ def start(state_dir: Path | None = None, port: int | None = None, master: str | 
           driver_memory: str = "2g", timeout: float = 180.0,
           extra_conf: dict[str, str] | None = None) -> ServerState:
     """Launch the server and wait until it accepts connections."""
-    from clinker_sql.runtime.java import ensure_java
-
     folder = _state_dir(state_dir)
     current, state = status(folder)
     if current != "stopped" and state is not None:

@@ -17,7 +17,7 @@ from sqlglot.dialects.spark import Spark
 from sqlglot.errors import TokenError
 from sqlglot.tokens import TokenType
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.artifacts import comment_line, files, numbered
 from clinker_sql.codegen.comments import comment_text
 from clinker_sql.diagnostics import CODES, DiagnosticError
@@ -62,7 +62,7 @@ def test_escapes_are_visible():
 
 @pytest.mark.parametrize("payload", list(PAYLOADS.values()), ids=list(PAYLOADS))
 def test_names_and_strings_are_one_quoted_token(payload):
-    """What codegen/sql.py builds from user text reads back as one token holding it."""
+    """What sqlbuild.py builds from user text reads back as one token holding it."""
     for e, kind in ((S.table(payload), TokenType.IDENTIFIER),
                     (S.col(payload, payload), None), (S.string(payload), TokenType.STRING)):
         tokens = _tokens(S.to_sql(e))

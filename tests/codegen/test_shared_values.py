@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlglot
 
 from clinker_sql.codegen import shared_values
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 
 GUARDED = "CASE WHEN COALESCE(s RLIKE '^[+-]?[0-9]+\\\\z', FALSE) THEN TRY_CAST(s AS BIGINT) END"
 # a range, not a VALUES list: Spark would fold the query over a local relation

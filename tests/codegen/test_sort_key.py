@@ -9,7 +9,7 @@ import itertools
 from sqlglot import exp
 
 from clinker_sql.codegen import sort_key
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.templates import sql
 
 ROWS = [None, -5, 0, 1, 2**33 - 1, 2**33, 7 * 2**33 + 12, 2**55 - 3, 2**55 - 2, 2**57 - 3,

@@ -9,7 +9,7 @@ import itertools
 from sqlglot import exp
 
 from clinker_sql.codegen import sort_key
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.templates import sql
 
 ROWS = "VALUES (1, 'b', 3), (2, NULL, 1), (3, 'a', NULL), (4, 'b', 1), (5, 'a', 3), " \

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.templates import ident
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.errors import CxlError

@@ -155,7 +155,7 @@ def test_collection_expression(outcomes, i):
 
 
 def test_program_lets_are_visible_in_closures(spark):
-    from clinker_sql.codegen import sql as S
+    from clinker_sql import sqlbuild as S
     from clinker_sql.cxl import types as T
     from clinker_sql.cxl.lower import Scope
     from clinker_sql.cxl.program import lower_program

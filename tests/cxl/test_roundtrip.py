@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.compiler import compile_pipeline
 from clinker_sql.config.parse import parse_pipeline
 from clinker_sql.cxl import types as T
@@ -142,4 +142,4 @@ def test_whole_pipelines_compile_with_any_names_and_literals(ident, column, lite
     ev = sqlglot.parse_one(views["t.eval"].sql, read="spark")
     assert {c.name for c in ev.find_all(exp.Column)} >= {ident, column}
     assert literal in literals(views["t.eval"].sql)
-    assert views["out"].meta["header"] == [ident, column, "lit", "copy"]
+    assert views["out"].step.header == (ident, column, "lit", "copy")

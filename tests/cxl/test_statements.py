@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from clinker_sql.codegen import sql as S
+from clinker_sql import sqlbuild as S
 from clinker_sql.config.parse import parse_pipeline
 from clinker_sql.codegen.compiler import compile_pipeline
 from clinker_sql.cxl import types as T

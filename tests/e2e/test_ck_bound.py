@@ -41,7 +41,7 @@ def _bound(tmp_path, text: str) -> dict | None:
     compiled = project(write_case(tmp_path, text, {}), tmp_path / "target").compile()
     (big,) = [s for s in compiled.statements
               if s.kind == "checkpoint" and s.name == "$pipeline.ck_big"]
-    return big.meta.get("bound")
+    return big.step.bound
 
 
 def test_the_keys_are_sketched_as_the_commit_compares_them(tmp_path):

@@ -34,11 +34,11 @@ def test_a_fused_chain_is_witnessed_by_its_carry(tmp_path):
     compiled = project(write_case(tmp_path, CHAIN, CLEAN), tmp_path / "target").compile()
     assert compiled.dlq_witnesses == {"half.carry": "NOT `$dlq` IS NULL"}
     assert compiled.dlq_witnessed == {"half.failed": ["half.carry", "NOT `$dlq` IS NULL"]}
-    after = [s.name for s in compiled.statements if s.meta.get("after_writes")]
+    after = [s.name for s in compiled.statements if getattr(s.step, "after_writes", False)]
     # the file offsets only turn row positions into numbers for the DLQ (codegen/numbering.py)
     assert after == ["half.failed", "$pipeline.triggers", "$pipeline.numbering"]
     # the DLQ reads the chain's entries from its failing rows: the node views are not run
-    assert [s.name for s in compiled.statements if s.meta.get("unread")] == \
+    assert [s.name for s in compiled.statements if getattr(s.step, "unread", False)] == \
         ["src.errors", "parse.errors", "half.errors"]
 
 
@@ -104,7 +104,7 @@ def test_correlated_outputs_need_the_dlq_first(tmp_path):
                     sink("out", "parse"), name="correlated")
     compiled = project(write_case(tmp_path, text, {}), tmp_path / "target").compile()
     assert compiled.dlq_witnesses == {}
-    assert not any(s.meta.get("after_writes") for s in compiled.statements)
+    assert not any(getattr(s.step, "after_writes", False) for s in compiled.statements)
 
 
 def _optimized(executor, view: str) -> str:

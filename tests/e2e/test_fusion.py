@@ -127,14 +127,14 @@ def test_retraction_pipeline_fuses_the_chain_before_its_aggregate(tmp_path):
     order = [(s.kind, s.name) for s in compiled.statements]
     assert order.index(("checkpoint", "totals.spec")) < order.index(("view", "check.failed"))
     assert views["totals.spec_groups"].reads == ("totals.spec",)
-    clean = views["totals.final"].meta["clean_groups"]
-    assert clean["unless"] == ["$pipeline.triggers_early"]
-    assert "`totals.spec_groups`" in clean["define"]
+    clean = views["totals.final"].step.clean_groups
+    assert clean.unless == ("$pipeline.triggers_early",)
+    assert "`totals.spec_groups`" in clean.define
     # formatted like every statement, and shown for review in the compiled file
-    assert clean["define"].startswith("CREATE OR REPLACE TEMPORARY VIEW `totals.final` AS\nSELECT")
+    assert clean.define.startswith("CREATE OR REPLACE TEMPORARY VIEW `totals.final` AS\nSELECT")
     text = statement_text(views["totals.final"])
     shown = text[text.index("the runner defines it instead as\n") + 33:]
-    assert shown == "".join(f"-- {line}\n" for line in (clean["define"] + ";").splitlines())
+    assert shown == "".join(f"-- {line}\n" for line in (clean.define + ";").splitlines())
 
 
 def test_fused_chain_before_an_aggregate_gives_clinkers_rows_and_dlq(executor, tmp_path):

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from clinker_sql.codegen.split_write import SPLIT
 from clinker_sql.project import Project
 
 from .pipelines import Run, dlq, pipeline, sink, source, step, transform, write_case
@@ -29,7 +28,7 @@ def _run(executor, tmp_path: Path, text: str, files: dict[str, str]) -> tuple[Ru
     """The run, and whether its sink's write split off the chain's failing rows."""
     path = write_case(tmp_path, text, files)
     project = Project(path, tmp_path / "target", allow_absolute_paths=True)
-    split = any(SPLIT in s.meta for s in project.compile(base=tmp_path).statements
+    split = any(s.step.split is not None for s in project.compile(base=tmp_path).statements
                 if s.kind == "write")
     return Run(project.run(executor=executor, base=tmp_path), tmp_path), split
 

@@ -102,7 +102,7 @@ def test_trace_through_route_branch_and_merge(run_cli):
 
 
 def test_every_sink_column_of_every_example_reaches_a_source():
-    from clinker_sql.inspect.lineage import trace
+    from clinker_sql.codegen.lineage import trace
 
     for pipeline in EXAMPLES:
         compiled = Project(pipeline).compile()

@@ -158,10 +158,10 @@ def test_absolutize_rewrites_only_path_literals(tmp_path):
     for before, after in changed:
         if before.kind != "write":
             continue
-        assert after.meta["staging"] == str(base / "out" / Path(before.meta["staging"]).name)
-        assert after.meta["path"] == str(base / "out" / Path(before.meta["path"]).name)
+        assert after.step.staging == str(base / "out" / Path(before.step.staging).name)
+        assert after.step.path == str(base / "out" / Path(before.step.path).name)
         tokens = Spark().tokenize(after.sql)
-        assert tokens[3].text == after.meta["staging"]
+        assert tokens[3].text == after.step.staging
         assert after.sql.split("\n", 1)[1] == before.sql.split("\n", 1)[1]
     # $source.file keeps the path as written, as in a local run (set once per file)
     offsets = next(s for s in moved.statements if s.name == "employees.files")

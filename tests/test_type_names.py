@@ -1,4 +1,4 @@
-"""codegen/type_names.py: sqlglot parses a type name once; what it builds and prints is
+"""type_names.py: sqlglot parses a type name once; what it builds and prints is
 what it would build and print without the cache."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import sqlglot
 from sqlglot import exp
 
-from clinker_sql.codegen import sql as S  # installs the cache
-from clinker_sql.codegen import type_names
+from clinker_sql import sqlbuild as S  # installs the cache
+from clinker_sql import type_names
 
 
 def test_the_cache_is_installed_by_the_code_generator():

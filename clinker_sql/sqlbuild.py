@@ -9,7 +9,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
 
-from clinker_sql.codegen import type_names
+from clinker_sql import type_names
 
 type_names.install()
 
