@@ -1,4 +1,7 @@
-"""What `compile` writes: numbered .sql files, run.sql and manifest.json.
+"""What `compile` writes into OUT/<pipeline>/: nodes/<node>.sql (each user node's own
+logic), engine/NN_<name>.sql (the machinery around it, numbered in run order),
+functions.sql, session.sql, run.sql (every statement in run order), manifest.json and a
+README.md that maps the folder.
 
 Everything here is a pure function of the pipeline, so compiling twice gives
 byte-identical files (no timestamps, no absolute paths)."""
@@ -8,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from clinker_sql import __version__
@@ -18,7 +22,7 @@ from clinker_sql.codegen.one_pass import CLEAN_GROUPS
 from clinker_sql.codegen.plan import Compiled, Statement
 from clinker_sql.diagnostics import fail
 
-MANIFEST_VERSION = "clinker-sql/manifest/v1"
+MANIFEST_VERSION = "clinker-sql/manifest/v2"
 
 
 def safe_name(name: str) -> str:
@@ -78,43 +82,120 @@ def lineage_header(compiled: Compiled, stmt: Statement) -> list[str]:
     return header_lines(nl) if stmt.kind == "view" and stmt.name in outputs else []
 
 
-def numbered(compiled: Compiled) -> list[tuple[str, Statement]]:
-    """(file name, statement) for every statement but the session settings, in run order."""
-    rest = [s for s in compiled.statements if s.kind != "setup"]
-    width = max(2, len(str(len(rest))))
-    return [(f"{i:0{width}d}_{safe_name(s.name)}.sql", s) for i, s in enumerate(rest, start=1)]
+SESSION_FILE = "session.sql"
+FUNCTIONS_FILE = "functions.sql"
+RUN_FILE = "run.sql"
+MANIFEST_FILE = "manifest.json"
+README_FILE = "README.md"
+NODES_DIR = "nodes"
+ENGINE_DIR = "engine"
 
 
-def files(compiled: Compiled) -> dict[str, str]:
-    """File name -> content, in dependency order."""
-    out: dict[str, str] = {}
-    setup = [s for s in compiled.statements if s.kind == "setup"]
-    out["00_session.sql"] = "-- session settings every statement relies on\n" + "".join(
-        f"{s.sql};\n" for s in setup)
-    texts = {id(s): statement_text(s, lineage_header(compiled, s))
-             for s in compiled.statements if s.kind != "setup"}
-    for name, stmt in numbered(compiled):
-        out[name] = texts[id(stmt)]
-    out["run.sql"] = (comment_line(f"clinker-sql {__version__}: pipeline {compiled.pipeline}")
-                      + "-- every statement of the run, in order\n\n" +
-                      "\n".join(texts.get(id(s)) or statement_text(s)
-                                for s in compiled.statements))
-    out["manifest.json"] = json.dumps(manifest(compiled, out), indent=2) + "\n"
+@dataclass(frozen=True)
+class Placed:
+    """A statement where the compiled folder holds it."""
+
+    file: str  # its file, relative to the folder ("/"-separated)
+    statement: Statement
+    text: str  # its text, in its file as in run.sql
+    # its place in the run among the node and engine statements (the numbers of the
+    # engine files); None for a session setting or a function
+    step: int | None
+
+
+def node_files(compiled: Compiled) -> dict[str, str]:
+    """Node name -> its file, for every node with a statement of its own logic. Two names
+    that make the same file name (`a b` and `a_b`, or `A` and `a` on a file system that
+    ignores case) each get a hash of the whole name, so no node's file hides another's."""
+    owners = [n["name"] for n in compiled.nodes
+              if any(s.layer == "node" and s.node == n["name"] for s in compiled.statements)]
+    base = {n: safe_name(n) for n in owners}
+    taken: dict[str, int] = {}
+    for name in base.values():
+        taken[name.casefold()] = taken.get(name.casefold(), 0) + 1
+    out = {}
+    for n, name in base.items():
+        if taken[name.casefold()] > 1:
+            name = f"{name[:100]}_{hashlib.sha256(n.encode('utf-8', 'surrogatepass')).hexdigest()[:16]}"
+        out[n] = f"{NODES_DIR}/{name}.sql"
     return out
 
 
-def manifest(compiled: Compiled, contents: dict[str, str]) -> dict:
+def placed(compiled: Compiled) -> list[Placed]:
+    """Every statement in run order, with its file: the session settings in session.sql,
+    the functions in functions.sql, each node's own logic in nodes/<node>.sql, and every
+    other statement in its own engine/NN_<name>.sql, numbered by its place in the run
+    (a node statement takes a number too, so the gaps show where the node files run)."""
+    steps = [s for s in compiled.statements if s.layer in ("node", "engine")]
+    width = max(2, len(str(len(steps))))
+    by_node = node_files(compiled)
+    out: list[Placed] = []
+    step = 0
+    for s in compiled.statements:
+        if s.layer == "session":
+            out.append(Placed(SESSION_FILE, s, f"{s.sql};\n", None))
+            continue
+        text = statement_text(s, lineage_header(compiled, s))
+        if s.layer == "function":
+            out.append(Placed(FUNCTIONS_FILE, s, text, None))
+            continue
+        step += 1
+        if s.layer == "node" and s.node in by_node:
+            out.append(Placed(by_node[s.node], s, text, step))
+        else:
+            out.append(Placed(f"{ENGINE_DIR}/{step:0{width}d}_{safe_name(s.name)}.sql", s,
+                              text, step))
+    return out
+
+
+def files(compiled: Compiled) -> dict[str, str]:
+    """File path (relative to the folder) -> content."""
+    from clinker_sql.codegen.target_readme import readme
+
+    stmts = placed(compiled)
+    grouped: dict[str, list[Placed]] = {}
+    for p in stmts:
+        grouped.setdefault(p.file, []).append(p)
+    kinds = {n["name"]: n["kind"] for n in compiled.nodes}
+    out: dict[str, str] = {}
+    out[SESSION_FILE] = "-- session settings every statement relies on\n" + "".join(
+        p.text for p in grouped.pop(SESSION_FILE, []))
+    functions = grouped.pop(FUNCTIONS_FILE, [])
+    if functions:
+        out[FUNCTIONS_FILE] = ("-- the SQL functions the statements call, defined before "
+                               "them\n\n" + "\n".join(p.text for p in functions))
+    for path, group in grouped.items():
+        if path.startswith(f"{ENGINE_DIR}/"):
+            out[path] = group[0].text
+            continue
+        node = group[0].statement.node or ""
+        steps = ("step " if len(group) == 1 else "steps ") + ", ".join(
+            str(p.step) for p in group)
+        out[path] = (comment_line(f"{kinds.get(node, 'node')} {node}: the statements that "
+                                  f"hold its logic ({steps} of run.sql)")
+                     + "".join(f"\n-- step {p.step}\n{p.text}" for p in group))
+    out[RUN_FILE] = (comment_line(f"clinker-sql {__version__}: pipeline {compiled.pipeline}")
+                     + "-- every statement of the run, in order\n\n" +
+                     "\n".join(p.text for p in stmts))
+    out[MANIFEST_FILE] = json.dumps(manifest(compiled, stmts), indent=2) + "\n"
+    out[README_FILE] = readme(compiled, stmts, out)
+    return out
+
+
+def manifest(compiled: Compiled, stmts: list[Placed]) -> dict:
     return {
         "manifest_version": MANIFEST_VERSION,
         "generator": f"clinker-sql {__version__}",
         "pipeline": compiled.pipeline,
         "strategy": compiled.strategy,
         "nodes": compiled.nodes,
-        "statements": [{"file": f, "kind": s.kind, "node": s.node, "name": s.name,
-                        "sha256": hashlib.sha256(contents[f].encode("utf-8")).hexdigest(),
+        "node_files": node_files(compiled),
+        "statements": [{"file": p.file, "layer": s.layer, "step": p.step, "kind": s.kind,
+                        "node": s.node, "name": s.name,
+                        "sha256": hashlib.sha256(p.text.encode("utf-8")).hexdigest(),
                         **({"output": {k: v for k, v in s.meta.items() if k != "rows_view"}}
                            if s.kind == "write" else {})}
-                       for f, s in numbered(compiled)],
+                       for p in stmts for s in (p.statement,)],
         "error_views": [{"view": e.view, "node": e.node, "payload": list(e.payload)}
                         for e in compiled.error_views],
         "sources": compiled.sources,
@@ -128,9 +209,11 @@ def manifest(compiled: Compiled, contents: dict[str, str]) -> dict:
 
 
 def compiled_file(name: str) -> bool:
-    """A file `compile` writes (and replaces) in OUT/<pipeline>/; it keeps the others
-    there (run_results.json, docs.html, a user's notes)."""
-    return name.endswith(".sql") or name == "manifest.json"
+    """An entry of OUT/<pipeline>/ that `compile` writes (and replaces); it keeps the
+    others there (run_results.json, docs.html, a user's notes). A top-level .sql file is
+    the compiler's too: an earlier version wrote its numbered files there."""
+    return name.endswith(".sql") or name in (MANIFEST_FILE, README_FILE, NODES_DIR,
+                                             ENGINE_DIR)
 
 
 def write_target(compiled: Compiled, out_dir: str | Path) -> Path:
