@@ -1,0 +1,19 @@
+-- sink order_lines: the statements that hold its logic (step 20 of run.sql)
+
+-- step 20
+-- sink order_lines: the records it receives
+CREATE OR REPLACE TEMPORARY VIEW `order_lines.rows` AS
+SELECT
+  `order_id`,
+  `customer`,
+  `items`,
+  `line_count`,
+  `sku`,
+  `qty`,
+  `sku_number`,
+  `$source.name`,
+  `$source.file`,
+  `$source.row`,
+  `$source.order`,
+  `$fan`
+FROM `numbered`;

@@ -1,0 +1,18 @@
+-- sink small: the statements that hold its logic (step 24 of run.sql)
+
+-- step 24
+-- sink small: the records it receives
+CREATE OR REPLACE TEMPORARY VIEW `small.rows` AS
+SELECT
+  `order_id`,
+  `line`,
+  `customer`,
+  `amount`,
+  `region`,
+  `cents`,
+  `$source.name`,
+  `$source.file`,
+  `$source.row`,
+  `$source.order`,
+  `$ck.order_id`
+FROM `by_size.small`;
