@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from clinker_sql import __version__
@@ -20,19 +18,23 @@ from clinker_sql.codegen.comments import comment_lines, comment_text
 from clinker_sql.codegen.numbering import FEW_FILES, MAPPED_FILES_MAX
 from clinker_sql.codegen.one_pass import CLEAN_GROUPS
 from clinker_sql.codegen.plan import Compiled, Statement
+from clinker_sql.codegen.layout import (
+    ENGINE_DIR,
+    FUNCTIONS_FILE,
+    MANIFEST_FILE,
+    NODES_DIR,
+    README_FILE,
+    RUN_FILE,
+    SESSION_FILE,
+    Placed,
+    engine_file,
+    node_files,
+    safe_name,
+)
+from clinker_sql.codegen.target_readme import readme
 from clinker_sql.diagnostics import fail
 
 MANIFEST_VERSION = "clinker-sql/manifest/v2"
-
-
-def safe_name(name: str) -> str:
-    """A file name for `name`: a long one is cut, with a hash of the whole kept unique,
-    so that a numbered file of the folder stays within the 255 bytes of a file name."""
-    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("._") or "x"
-    if len(safe) <= 120:
-        return safe
-    return safe[:100] + "_" + hashlib.sha256(name.encode("utf-8", "surrogatepass")
-                                             ).hexdigest()[:16]
 
 
 def statement_text(stmt: Statement, lineage: list[str] | None = None) -> str:
@@ -82,45 +84,6 @@ def lineage_header(compiled: Compiled, stmt: Statement) -> list[str]:
     return header_lines(nl) if stmt.kind == "view" and stmt.name in outputs else []
 
 
-SESSION_FILE = "session.sql"
-FUNCTIONS_FILE = "functions.sql"
-RUN_FILE = "run.sql"
-MANIFEST_FILE = "manifest.json"
-README_FILE = "README.md"
-NODES_DIR = "nodes"
-ENGINE_DIR = "engine"
-
-
-@dataclass(frozen=True)
-class Placed:
-    """A statement where the compiled folder holds it."""
-
-    file: str  # its file, relative to the folder ("/"-separated)
-    statement: Statement
-    text: str  # its text, in its file as in run.sql
-    # its place in the run among the node and engine statements (the numbers of the
-    # engine files); None for a session setting or a function
-    step: int | None
-
-
-def node_files(compiled: Compiled) -> dict[str, str]:
-    """Node name -> its file, for every node with a statement of its own logic. Two names
-    that make the same file name (`a b` and `a_b`, or `A` and `a` on a file system that
-    ignores case) each get a hash of the whole name, so no node's file hides another's."""
-    owners = [n["name"] for n in compiled.nodes
-              if any(s.layer == "node" and s.node == n["name"] for s in compiled.statements)]
-    base = {n: safe_name(n) for n in owners}
-    taken: dict[str, int] = {}
-    for name in base.values():
-        taken[name.casefold()] = taken.get(name.casefold(), 0) + 1
-    out = {}
-    for n, name in base.items():
-        if taken[name.casefold()] > 1:
-            name = f"{name[:100]}_{hashlib.sha256(n.encode('utf-8', 'surrogatepass')).hexdigest()[:16]}"
-        out[n] = f"{NODES_DIR}/{name}.sql"
-    return out
-
-
 def placed(compiled: Compiled) -> list[Placed]:
     """Every statement in run order, with its file: the session settings in session.sql,
     the functions in functions.sql, each node's own logic in nodes/<node>.sql, and every
@@ -143,15 +106,12 @@ def placed(compiled: Compiled) -> list[Placed]:
         if s.layer == "node" and s.node in by_node:
             out.append(Placed(by_node[s.node], s, text, step))
         else:
-            out.append(Placed(f"{ENGINE_DIR}/{step:0{width}d}_{safe_name(s.name)}.sql", s,
-                              text, step))
+            out.append(Placed(engine_file(step, width, s.name), s, text, step))
     return out
 
 
 def files(compiled: Compiled) -> dict[str, str]:
     """File path (relative to the folder) -> content."""
-    from clinker_sql.codegen.target_readme import readme
-
     stmts = placed(compiled)
     grouped: dict[str, list[Placed]] = {}
     for p in stmts:

@@ -87,6 +87,7 @@ COLUMNS = _entries([
     ("$kind", "a combine outcome: match, miss, collect, key_err or res_err"),
     ("$dup", "numbers driver rows that share a row identity"),
     ("$coll", "the build rows `match: collect` gathers for a key"),
+    ("$coll.sorted", "those build rows, in build order"),
     ("$dk_err", "the failure of a driver row's join key"),
     ("$res_ok", "a candidate pair passes the residual condition"),
     ("$res_err", "the residual condition failed to evaluate for a pair"),

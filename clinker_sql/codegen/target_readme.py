@@ -4,21 +4,19 @@ the hidden names its files use (codegen/legend.py).
 
 Node names can hold any character: each reaches the Markdown only inside a code span, on
 one line (codegen/comments.py escapes line breaks and controls), fenced by more backticks
-than it holds, so no name can open a heading, a link or HTML."""
+than it holds, so no name can open a heading, a link or HTML. A link's target is a file
+name of the folder, made of letters, digits and `_.-` only (codegen/layout.py)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import PurePath
-from typing import TYPE_CHECKING
 
 from clinker_sql import __version__
 from clinker_sql.codegen import legend
 from clinker_sql.codegen.comments import comment_text
+from clinker_sql.codegen.layout import FUNCTIONS_FILE, README_FILE, Placed, node_files
 from clinker_sql.codegen.plan import Compiled
-
-if TYPE_CHECKING:  # artifacts imports this module when it assembles the folder
-    from clinker_sql.codegen.artifacts import Placed
 
 
 def code(text: str) -> str:
@@ -32,8 +30,6 @@ def code(text: str) -> str:
 
 
 def readme(compiled: Compiled, stmts: list[Placed], contents: dict[str, str]) -> str:
-    from clinker_sql.codegen.artifacts import FUNCTIONS_FILE, node_files
-
     lines = [f"# Compiled pipeline {code(compiled.pipeline)}", "",
              f"Written by clinker-sql {__version__} from {code(PurePath(compiled.file).name)}"
              " by `clinker-sql compile`, which rewrites this folder: edit the pipeline, not "
@@ -56,39 +52,45 @@ def readme(compiled: Compiled, stmts: list[Placed], contents: dict[str, str]) ->
         where = files.get(n["name"])
         lines.append(f"- {code(n['name'])} ({n['kind']}"
                      + (f", reads {reads}" if reads else "") + "): "
-                     + (f"[{where}]({where})" if where else "no statement of its own"))
+                     + (f"[{code(where)}]({where})" if where else "no statement of its own"))
     lines += ["", "## Hidden names", "",
               "Columns and views the compiler adds (`<n>` is a number; `<node>`, "
               "`<column>`, `<field>`, `<branch>`, `<port>` are names from the pipeline):", ""]
-    lines += [f"- {code(e.shown)}: {e.meaning}" for e in used(compiled, stmts, contents)]
+    lines += [f"- {code(e.shown)}: {e.meaning}" for e in used(compiled, stmts, contents)[0]]
     return "\n".join(lines) + "\n"
 
 
 def used(compiled: Compiled, stmts: list[Placed], contents: dict[str, str]
-         ) -> list[legend.Entry]:
-    """The legend entries of the names the folder's files use, in the legend's order."""
+         ) -> tuple[list[legend.Entry], set[str]]:
+    """The legend entries of the hidden names the folder's files use, in the legend's
+    order, and the names the legend does not explain (a test keeps these none)."""
     found: set[legend.Entry] = set()
-    for text in contents.values():
-        for name in legend.hidden_names(text):
-            entry = legend.lookup(legend.COLUMNS, name)
-            if entry is not None:
-                found.add(entry)
+    unexplained: set[str] = set()
+
+    def note(name: str, entry: legend.Entry | None) -> None:
+        if entry is None:
+            unexplained.add(name)
+        else:
+            found.add(entry)
+
+    for path, text in contents.items():
+        if path != README_FILE:
+            for name in legend.hidden_names(text):
+                note(name, legend.lookup(legend.COLUMNS, name))
     ports: dict[str, set[str]] = {}
     for key in compiled.relations:
         node, _, port = key.partition(".")
         if port:
             ports.setdefault(node, set()).add(port)
-    for p in stmts:
-        s = p.statement
+    for at in stmts:
+        s = at.statement
         if s.layer == "session" or s.name == s.node:
             continue
         if s.name.startswith("$"):
-            entry = legend.lookup(legend.COLUMNS, s.name)
+            note(s.name, legend.lookup(legend.COLUMNS, s.name))
         elif s.node is not None:
-            entry = legend.suffix_entry(s.name, frozenset(ports.get(s.node, ())))
+            note(s.name, legend.suffix_entry(s.name, frozenset(ports.get(s.node, ()))))
         else:
-            entry = legend.lookup(legend.STATEMENTS, s.name) or legend.suffix_entry(s.name)
-        if entry is not None:
-            found.add(entry)
+            note(s.name, legend.lookup(legend.STATEMENTS, s.name) or legend.suffix_entry(s.name))
     order = legend.COLUMNS + legend.SUFFIXES + legend.STATEMENTS
-    return [e for e in order if e in found]
+    return [e for e in order if e in found], unexplained
