@@ -37,9 +37,8 @@ from clinker_sql.diagnostics import fail
 MANIFEST_VERSION = "clinker-sql/manifest/v2"
 
 
-def statement_text(stmt: Statement, lineage: list[str] | None = None) -> str:
+def statement_text(stmt: Statement) -> str:
     header = comment_line(stmt.header) if stmt.header else ""
-    header += "".join(comment_line(line) for line in lineage or ())
     if stmt.sql.startswith("--"):  # a step the runner performs (checkpoint, fixpoint)
         return header + "".join(comment_line(line) for line in stmt.sql.split("\n"))
     clean = stmt.meta.get(CLEAN_GROUPS)
@@ -69,19 +68,13 @@ def _commented(sql: str) -> str:
     return comment_lines(f"{sql};")
 
 
-def lineage_header(compiled: Compiled, stmt: Statement) -> list[str]:
-    """Column lineage for the file that defines a node's output (its good rows, a route
-    branch, or a sink's write); nothing for the other statements."""
+def node_lineage(compiled: Compiled, node: str) -> list[str]:
+    """The column lineage of a node's output, for the head of its node file: each column
+    it computes with the CXL that computes it, the columns it passes on, its filters."""
     from clinker_sql.inspect.lineage import header_lines
 
-    nl = compiled.lineage.get(stmt.node) if stmt.node else None
-    if nl is None:
-        return []
-    if stmt.kind == "write" and nl.kind == "sink":
-        return header_lines(nl)
-    outputs = {r.view for key, r in compiled.relations.items()
-               if key.partition(".")[0] == stmt.node}
-    return header_lines(nl) if stmt.kind == "view" and stmt.name in outputs else []
+    nl = compiled.lineage.get(node)
+    return header_lines(nl) if nl is not None else []
 
 
 def placed(compiled: Compiled) -> list[Placed]:
@@ -98,7 +91,7 @@ def placed(compiled: Compiled) -> list[Placed]:
         if s.layer == "session":
             out.append(Placed(SESSION_FILE, s, f"{s.sql};\n", None))
             continue
-        text = statement_text(s, lineage_header(compiled, s))
+        text = statement_text(s)
         if s.layer == "function":
             out.append(Placed(FUNCTIONS_FILE, s, text, None))
             continue
@@ -133,6 +126,7 @@ def files(compiled: Compiled) -> dict[str, str]:
             str(p.step) for p in group)
         out[path] = (comment_line(f"{kinds.get(node, 'node')} {node}: the statements that "
                                   f"hold its logic ({steps} of run.sql)")
+                     + "".join(comment_line(line) for line in node_lineage(compiled, node))
                      + "".join(f"\n-- step {p.step}\n{p.text}" for p in group))
     out[RUN_FILE] = (comment_line(f"clinker-sql {__version__}: pipeline {compiled.pipeline}")
                      + "-- every statement of the run, in order\n\n" +

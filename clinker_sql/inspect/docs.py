@@ -15,7 +15,7 @@ from typing import Any
 import jinja2
 
 from clinker_sql import __version__
-from clinker_sql.codegen.artifacts import lineage_header, placed
+from clinker_sql.codegen.artifacts import placed
 from clinker_sql.codegen.plan import Compiled
 from clinker_sql.config import model as m
 from clinker_sql.inspect.graph import DLQ, layout
@@ -77,7 +77,7 @@ def render_page(p: m.Pipeline, compiled: Compiled) -> str:
             continue
         # a node file holds several statements: each is shown under its file's name
         entry = {"file": at.file, "text": at.text,
-                 "open": stmt.layer == "node" or bool(lineage_header(compiled, stmt))}
+                 "open": stmt.layer == "node"}
         if stmt.node is not None:
             per_node.setdefault(stmt.node, []).append(entry)
         elif stmt.name.startswith(("$pipeline.triggers", "$pipeline.dlq", "$pipeline.ck_")) \

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import csv
 import json
-import re
 import shutil
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from clinker_sql.codegen.artifacts import comment_line, files, placed
 from clinker_sql.codegen.comments import comment_text
 from clinker_sql.diagnostics import CODES, DiagnosticError
 from clinker_sql.project import Project
+from tests.reliability.injection import check_readme
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "employee_tiers"
 DROP = "x\nDROP TABLE important;\n--"
@@ -167,21 +167,6 @@ def _problems(name: str, text: str, statements: int) -> list[str]:
     return problems
 
 
-def _readme_problems(text: str) -> list[str]:
-    """User text in the generated README.md: only inside code spans, on its own line."""
-    problems = []
-    for line in text.splitlines():
-        # what is left once the code spans (a run of backticks to the same run) are out
-        rest = re.sub(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)", "", line)
-        rest = re.sub(r"\]\(nodes/[A-Za-z0-9_.-]+\.sql\)", "]", rest)  # a node file's link
-        if "important" in rest or "<" in rest or "`" in rest:
-            problems.append(f"README.md: user text outside a code span: {line!r}")
-        if line and not line.startswith(("# Compiled pipeline ", "## ", "- ", "Written by ",
-                                         "Columns and views ")):
-            problems.append(f"README.md: a line the README does not write: {line!r}")
-    return problems
-
-
 def _check_compiled(compiled) -> list[str]:
     contents = files(compiled)
     runs: dict[str, int] = {}  # statements each file runs (a checkpoint is a runner's step)
@@ -191,7 +176,7 @@ def _check_compiled(compiled) -> list[str]:
     for name, count in runs.items():
         problems += _problems(name, contents[name], count)
     problems += _problems("run.sql", contents["run.sql"], sum(runs.values()))
-    return problems + _readme_problems(contents["README.md"])
+    return problems + check_readme(contents["README.md"])
 
 
 def _compile(folder: Path, payload: str, places: tuple[str, ...]):
@@ -264,7 +249,7 @@ def test_compiled_files_on_disk_tokenize_clean(tmp_path):
     for name, count in runs.items():
         text = (target / name).read_text(encoding="utf-8")
         assert _problems(name, text, count) == []
-    assert _readme_problems((target / "README.md").read_text(encoding="utf-8")) == []
+    assert check_readme((target / "README.md").read_text(encoding="utf-8")) == []
 
 
 def _version() -> str:
