@@ -75,9 +75,9 @@ def render_page(p: m.Pipeline, compiled: Compiled) -> str:
         stmt = at.statement
         if at.step is None:  # the session settings and functions belong to no node
             continue
-        # a node file holds several statements: each is shown under its file's name
-        entry = {"file": at.file, "text": at.text,
-                 "open": stmt.layer == "node"}
+        # a node file holds several statements: each is shown under its file and its name
+        label = f"{at.file}: {stmt.name}" if stmt.layer == "node" else at.file
+        entry = {"file": label, "text": at.text, "open": stmt.layer == "node"}
         if stmt.node is not None:
             per_node.setdefault(stmt.node, []).append(entry)
         elif stmt.name.startswith(("$pipeline.triggers", "$pipeline.dlq", "$pipeline.ck_")) \
