@@ -162,14 +162,6 @@ SELECT
 FROM `employees.offsets`;
 
 -- source employees: every row typed, good or not, with its type-error entry (the first view of a fused chain, codegen/fusion.py)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   id <- csv column 'id' of ./data/employees.csv, as int
---   name <- csv column 'name' of ./data/employees.csv, as string
---   dept <- csv column 'dept' of ./data/employees.csv, as string
---   salary <- csv column 'salary' of ./data/employees.csv, as string
---   hired <- csv column 'hired' of ./data/employees.csv, as date
---   bonus_pct <- csv column 'bonus_pct' of ./data/employees.csv, as float
---   active <- csv column 'active' of ./data/employees.csv, as bool
 CREATE OR REPLACE TEMPORARY VIEW `employees.carry` AS
 SELECT
   `$shared.0` AS `id`,
@@ -770,15 +762,6 @@ WHERE
 -- the runner materializes enrich.failed as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once
 
 -- transform enrich: good rows
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   name <- name.trim().upper() [reads employees.name]
---   salary <- pay (let pay = salary.to_int()) [reads employees.salary]
---   tier <- match { pay >= 100000 => "principal", pay >= 80000 => "senior", _ => "staff" } (let pay = salary.to_int()) [reads employees.salary]
---   bonus <- (pay * (bonus_pct ?? 0.0)).round(2) (let pay = salary.to_int()) [reads employees.salary, employees.bonus_pct]
---   hired_year <- hired.year() [reads employees.hired]
---   team <- match dept { "eng" => "Engineering", "ops" => "Operations", _ => "Other" } [reads employees.dept]
---   unchanged from employees: id, dept, hired, bonus_pct, active
---   rows: active
 CREATE OR REPLACE TEMPORARY VIEW `enrich` AS
 SELECT
   `id`,
@@ -1024,9 +1007,6 @@ WHERE
   `$live` OR NOT `$dlq` IS NULL;
 
 -- sink roster: write csv to ./out/roster.csv (sorted in one partition, chosen for speed: no sampling pass; its arrival order packed into one BIGINT first, codegen/sort_key.py); before its rows, those that failed in enrich.failed, split off when the output is assembled (codegen/split_write.py)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   unchanged from enrich: id, name, dept, salary, hired, bonus_pct, active, tier, bonus,
---                          hired_year, team
 INSERT OVERWRITE DIRECTORY './out/roster.csv.clinker-staging' USING text
 SELECT /*+ REPARTITION(1) */
   value

@@ -156,12 +156,6 @@ SELECT
 FROM `store_a.offsets`;
 
 -- source store_a: typed rows (values that do not cast go to the DLQ)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   sku <- csv column 'sku' of ./data/store_a.csv, as string
---   price <- csv column 'price' of ./data/store_a.csv, as float
---   cost <- csv column 'cost' of ./data/store_a.csv, as float
---   updated <- csv column 'updated' of ./data/store_a.csv, as datetime
---   $ck.sku <- correlation key: a copy of 'sku' taken at ingest
 CREATE OR REPLACE TEMPORARY VIEW `store_a` AS
 SELECT
   COALESCE(`sku`, '') AS `sku`,
@@ -1416,12 +1410,6 @@ SELECT
 FROM `store_b.offsets`;
 
 -- source store_b: typed rows (values that do not cast go to the DLQ)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   sku <- csv column 'sku' of ./data/store_b.csv, as string
---   price <- csv column 'price' of ./data/store_b.csv, as float
---   cost <- csv column 'cost' of ./data/store_b.csv, as float
---   updated <- csv column 'updated' of ./data/store_b.csv, as datetime
---   $ck.sku <- correlation key: a copy of 'sku' taken at ingest
 CREATE OR REPLACE TEMPORARY VIEW `store_b` AS
 SELECT
   COALESCE(`sku`, '') AS `sku`,
@@ -2540,12 +2528,6 @@ WHERE
   );
 
 -- merge feeds: store_a, store_b
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   sku <- union of the inputs [reads store_a.sku, store_b.sku]
---   price <- union of the inputs [reads store_a.price, store_b.price]
---   cost <- union of the inputs [reads store_a.cost, store_b.cost]
---   updated <- union of the inputs [reads store_a.updated, store_b.updated]
---   $ck.sku <- union of the inputs [reads store_a.$ck.sku, store_b.$ck.sku]
 CREATE OR REPLACE TEMPORARY VIEW `feeds` AS
 SELECT
   `sku`,
@@ -2676,12 +2658,6 @@ SELECT
 FROM `feeds`;
 
 -- transform margins: good rows
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   store <- $source.name [reads $source.name]
---   margin_pct <- ((price - cost) / cost * 100.0).round(1) [reads feeds.price, feeds.cost]
---   updated_day <- updated.format_date("%Y-%m-%d") [reads feeds.updated]
---   flag <- if price < cost then "loss" else if price == cost then "even" else "ok" [reads feeds.price, feeds.cost]
---   unchanged from feeds: sku, price, cost, updated, $ck.sku
 CREATE OR REPLACE TEMPORARY VIEW `margins` AS
 SELECT
   `sku`,
@@ -3753,8 +3729,6 @@ FROM (
 -- it has no row when $pipeline.triggers, $pipeline.ck_overflow have none: then the runner defines it as empty and makes no copy
 
 -- sink margins_csv: write csv to ./out/margins.csv (sorted in one partition, chosen for speed: no sampling pass; its arrival order packed into one BIGINT first, codegen/sort_key.py)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   unchanged from margins: sku, price, cost, updated, store, margin_pct, updated_day, flag
 INSERT OVERWRITE DIRECTORY './out/margins.csv.clinker-staging' USING text
 SELECT /*+ REPARTITION(1) */
   CONCAT_WS(
@@ -3943,8 +3917,6 @@ ORDER BY
   `$source.row`;
 
 -- sink margins_parquet: write parquet to ./out/margins.parquet (sorted in one partition, chosen for speed: no sampling pass; its arrival order packed into one BIGINT first, codegen/sort_key.py)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   unchanged from margins: sku, price, cost, updated, store, margin_pct, updated_day, flag
 INSERT OVERWRITE DIRECTORY './out/margins.parquet.clinker-staging' USING parquet
 SELECT /*+ COALESCE(1) */
   `sku`,

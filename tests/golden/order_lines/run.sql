@@ -150,10 +150,6 @@ SELECT
 FROM `orders.offsets`;
 
 -- source orders: typed rows (values that do not cast go to the DLQ)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   order_id <- csv column 'order_id' of ./data/orders.csv, as string
---   customer <- csv column 'customer' of ./data/orders.csv, as string
---   items <- csv column 'items' of ./data/orders.csv, as string
 CREATE OR REPLACE TEMPORARY VIEW `orders` AS
 SELECT
   COALESCE(`order_id`, '') AS `order_id`,
@@ -580,9 +576,6 @@ SELECT
 FROM `lines.distinct1`;
 
 -- transform lines: good rows, one per emit each record (a row without any is written as itself)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   line_count <- entries.length() (let entries = items.split(";").filter(it => it != "")) [reads orders.items]
---   unchanged from orders: order_id, customer, items, sku, qty
 CREATE OR REPLACE TEMPORARY VIEW `lines` AS
 SELECT
   `order_id`,
@@ -734,9 +727,6 @@ SELECT
 FROM `lines`;
 
 -- transform numbered: good rows
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   sku_number <- sku.substring(2).to_int() [reads lines.sku]
---   unchanged from lines: order_id, customer, items, line_count, sku, qty
 CREATE OR REPLACE TEMPORARY VIEW `numbered` AS
 SELECT
   `order_id`,
@@ -960,8 +950,6 @@ FROM (
 ) AS numbered;
 
 -- sink order_lines: write csv to ./out/order_lines.csv (sorted in one partition, chosen for speed: no sampling pass; its arrival order packed into one BIGINT first, codegen/sort_key.py)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   unchanged from numbered: order_id, customer, items, line_count, sku, qty, sku_number
 INSERT OVERWRITE DIRECTORY './out/order_lines.csv.clinker-staging' USING text
 SELECT /*+ REPARTITION(1) */
   CONCAT_WS(

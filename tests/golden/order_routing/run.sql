@@ -156,13 +156,6 @@ SELECT
 FROM `orders.offsets`;
 
 -- source orders: every row typed, good or not, with its type-error entry (the first view of a fused chain, codegen/fusion.py)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   order_id <- csv column 'order_id' of ./data/orders.csv, as string
---   line <- csv column 'line' of ./data/orders.csv, as int
---   customer <- csv column 'customer' of ./data/orders.csv, as string
---   amount <- csv column 'amount' of ./data/orders.csv, as string
---   region <- csv column 'region' of ./data/orders.csv, as string
---   $ck.order_id <- correlation key: a copy of 'order_id' taken at ingest
 CREATE OR REPLACE TEMPORARY VIEW `orders.carry` AS
 SELECT
   COALESCE(`order_id`, '') AS `order_id`,
@@ -1000,11 +993,6 @@ WHERE
 -- the runner materializes price.failed as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once
 
 -- transform price: good rows
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   customer <- if customer.is_empty() then "unknown" else customer [reads orders.customer]
---   region <- region.upper() [reads orders.region]
---   cents <- cents (let cents = (amount.to_float() * 100.0).round().to_int()) [reads orders.amount]
---   unchanged from orders: order_id, line, amount, $ck.order_id
 CREATE OR REPLACE TEMPORARY VIEW `price` AS
 SELECT
   `order_id`,
@@ -1093,9 +1081,6 @@ SELECT
 FROM `price`;
 
 -- route by_size: branch big
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   unchanged from price: order_id, line, customer, amount, region, cents, $ck.order_id
---   rows: big: cents >= 10000
 CREATE OR REPLACE TEMPORARY VIEW `by_size.big` AS
 SELECT
   `order_id`,
@@ -1114,9 +1099,6 @@ WHERE
   `$err` IS NULL AND `$when.big`;
 
 -- route by_size: branch small
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   unchanged from price: order_id, line, customer, amount, region, cents, $ck.order_id
---   rows: big: cents >= 10000
 CREATE OR REPLACE TEMPORARY VIEW `by_size.small` AS
 SELECT
   `order_id`,
@@ -1630,8 +1612,6 @@ FROM (
 -- it has no row when $pipeline.triggers, $pipeline.ck_overflow have none: then the runner defines it as empty and makes no copy
 
 -- sink big: write csv to ./out/big.csv (sorted in one partition, chosen for speed: no sampling pass; its arrival order packed into one BIGINT first, codegen/sort_key.py)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   unchanged from by_size.big: order_id, line, customer, region, cents
 INSERT OVERWRITE DIRECTORY './out/big.csv.clinker-staging' USING text
 SELECT /*+ REPARTITION(1) */
   CONCAT_WS(
@@ -1688,8 +1668,6 @@ ORDER BY
   `$source.row`;
 
 -- sink small: write json to ./out/small.ndjson (sorted in one partition, chosen for speed: no sampling pass; its arrival order packed into one BIGINT first, codegen/sort_key.py)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   unchanged from by_size.small: order_id, line, customer, amount, region, cents
 INSERT OVERWRITE DIRECTORY './out/small.ndjson.clinker-staging' USING text
 SELECT /*+ REPARTITION(1) */
   TO_JSON(

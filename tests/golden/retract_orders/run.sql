@@ -156,13 +156,6 @@ SELECT
 FROM `orders.offsets`;
 
 -- source orders: every row typed, good or not, with its type-error entry (the first view of a fused chain, codegen/fusion.py)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   order_id <- csv column 'order_id' of ./data/orders.csv, as string
---   line <- csv column 'line' of ./data/orders.csv, as int
---   region <- csv column 'region' of ./data/orders.csv, as string
---   dept <- csv column 'dept' of ./data/orders.csv, as string
---   amount <- csv column 'amount' of ./data/orders.csv, as string
---   $ck.order_id <- correlation key: a copy of 'order_id' taken at ingest
 CREATE OR REPLACE TEMPORARY VIEW `orders.carry` AS
 SELECT
   COALESCE(`order_id`, '') AS `order_id`,
@@ -401,9 +394,6 @@ WHERE
 -- the runner materializes parse.failed as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once
 
 -- transform parse: good rows
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   amount <- amount.to_int() [reads orders.amount]
---   unchanged from orders: order_id, line, region, dept, $ck.order_id
 CREATE OR REPLACE TEMPORARY VIEW `parse` AS
 SELECT
   `order_id`,
@@ -777,12 +767,6 @@ SELECT
 FROM `dept_totals.final`;
 
 -- aggregate dept_totals: good rows
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   total <- sum(amount) [reads parse.amount]
---   largest <- max(amount) [reads parse.amount]
---   orders <- count(*)
---   $ck.aggregate.dept_totals <- the stable group number of this retraction-mode aggregate (0-based, first-seen order)
---   unchanged from parse: region, dept
 CREATE OR REPLACE TEMPORARY VIEW `dept_totals` AS
 SELECT
   `region`,
@@ -919,10 +903,6 @@ FROM `ranked.input`;
 -- it counts the rows of ranked.errors as it writes them: none, and the runner defines those as empty
 
 -- transform ranked: good rows
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   rank <- $window.row_number() [reads dept_totals.region, dept_totals.total]
---   region_total <- $window.sum(total) [reads dept_totals.total, dept_totals.region]
---   unchanged from dept_totals: region, dept, total, largest, orders, $ck.aggregate.dept_totals
 CREATE OR REPLACE TEMPORARY VIEW `ranked` AS
 SELECT
   `$out.region` AS `region`,
@@ -1577,8 +1557,6 @@ FROM (
 -- it has no row when $pipeline.triggers, $pipeline.ck_overflow have none: then the runner defines it as empty and makes no copy
 
 -- sink report: write csv to ./out/report.csv (sorted in one partition, chosen for speed: no sampling pass; its arrival order packed into one BIGINT first, codegen/sort_key.py)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   unchanged from ranked: region, dept, total, largest, orders, rank, region_total
 INSERT OVERWRITE DIRECTORY './out/report.csv.clinker-staging' USING text
 SELECT /*+ REPARTITION(1) */
   CONCAT_WS(

@@ -153,11 +153,6 @@ SELECT
 FROM `sales.offsets`;
 
 -- source sales: every row typed, good or not, with its type-error entry (the first view of a fused chain, codegen/fusion.py)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   sale_id <- csv column 'sale_id' of ./data/store_*.csv, as string
---   sku <- csv column 'sku' of ./data/store_*.csv, as string
---   qty <- csv column 'qty' of ./data/store_*.csv, as int
---   unit_price <- csv column 'unit_price' of ./data/store_*.csv, as string
 CREATE OR REPLACE TEMPORARY VIEW `sales.carry` AS
 SELECT
   COALESCE(`sale_id`, '') AS `sale_id`,
@@ -325,9 +320,6 @@ WHERE
 -- the runner materializes priced.failed as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once
 
 -- transform priced: good rows
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   total <- price * qty (let price = unit_price.to_float()) [reads sales.unit_price, sales.qty]
---   unchanged from sales: sale_id, sku, qty, unit_price
 CREATE OR REPLACE TEMPORARY VIEW `priced` AS
 SELECT
   `sale_id`,
@@ -522,8 +514,6 @@ FROM (
 ) AS numbered;
 
 -- sink export: write csv to ./out/{source_file}_export.csv (sorted in one partition, chosen for speed: no sampling pass; its arrival order packed into one BIGINT first, codegen/sort_key.py); each line framed with its source file, whose own output file it goes to when the output is assembled (runtime/outputs.py)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   unchanged from priced: sale_id, sku, qty, unit_price, total
 INSERT OVERWRITE DIRECTORY './out/_source_file__export.csv.clinker-staging' USING text
 SELECT /*+ REPARTITION(1) */
   CONCAT(

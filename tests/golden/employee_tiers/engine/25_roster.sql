@@ -1,7 +1,4 @@
 -- sink roster: write csv to ./out/roster.csv (sorted in one partition, chosen for speed: no sampling pass; its arrival order packed into one BIGINT first, codegen/sort_key.py); before its rows, those that failed in enrich.failed, split off when the output is assembled (codegen/split_write.py)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   unchanged from enrich: id, name, dept, salary, hired, bonus_pct, active, tier, bonus,
---                          hired_year, team
 INSERT OVERWRITE DIRECTORY './out/roster.csv.clinker-staging' USING text
 SELECT /*+ REPARTITION(1) */
   value

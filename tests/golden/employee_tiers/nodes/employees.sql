@@ -1,7 +1,4 @@
 -- source employees: the statements that hold its logic (step 10 of run.sql)
-
--- step 10
--- source employees: every row typed, good or not, with its type-error entry (the first view of a fused chain, codegen/fusion.py)
 -- column lineage: column <- CXL or origin (lets) [reads input.column]
 --   id <- csv column 'id' of ./data/employees.csv, as int
 --   name <- csv column 'name' of ./data/employees.csv, as string
@@ -10,6 +7,9 @@
 --   hired <- csv column 'hired' of ./data/employees.csv, as date
 --   bonus_pct <- csv column 'bonus_pct' of ./data/employees.csv, as float
 --   active <- csv column 'active' of ./data/employees.csv, as bool
+
+-- step 10
+-- source employees: every row typed, good or not, with its type-error entry (the first view of a fused chain, codegen/fusion.py)
 CREATE OR REPLACE TEMPORARY VIEW `employees.carry` AS
 SELECT
   `$shared.0` AS `id`,

@@ -1,6 +1,4 @@
 -- sink margins_csv: write csv to ./out/margins.csv (sorted in one partition, chosen for speed: no sampling pass; its arrival order packed into one BIGINT first, codegen/sort_key.py)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   unchanged from margins: sku, price, cost, updated, store, margin_pct, updated_day, flag
 INSERT OVERWRITE DIRECTORY './out/margins.csv.clinker-staging' USING text
 SELECT /*+ REPARTITION(1) */
   CONCAT_WS(

@@ -1,6 +1,4 @@
 -- sink margins_parquet: write parquet to ./out/margins.parquet (sorted in one partition, chosen for speed: no sampling pass; its arrival order packed into one BIGINT first, codegen/sort_key.py)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   unchanged from margins: sku, price, cost, updated, store, margin_pct, updated_day, flag
 INSERT OVERWRITE DIRECTORY './out/margins.parquet.clinker-staging' USING parquet
 SELECT /*+ COALESCE(1) */
   `sku`,

@@ -1,13 +1,13 @@
 -- source store_b: the statements that hold its logic (step 23 of run.sql)
-
--- step 23
--- source store_b: typed rows (values that do not cast go to the DLQ)
 -- column lineage: column <- CXL or origin (lets) [reads input.column]
 --   sku <- csv column 'sku' of ./data/store_b.csv, as string
 --   price <- csv column 'price' of ./data/store_b.csv, as float
 --   cost <- csv column 'cost' of ./data/store_b.csv, as float
 --   updated <- csv column 'updated' of ./data/store_b.csv, as datetime
 --   $ck.sku <- correlation key: a copy of 'sku' taken at ingest
+
+-- step 23
+-- source store_b: typed rows (values that do not cast go to the DLQ)
 CREATE OR REPLACE TEMPORARY VIEW `store_b` AS
 SELECT
   COALESCE(`sku`, '') AS `sku`,

@@ -1,7 +1,4 @@
 -- transform numbered: good rows
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   sku_number <- sku.substring(2).to_int() [reads lines.sku]
---   unchanged from lines: order_id, customer, items, line_count, sku, qty
 CREATE OR REPLACE TEMPORARY VIEW `numbered` AS
 SELECT
   `order_id`,

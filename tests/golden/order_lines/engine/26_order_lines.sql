@@ -1,6 +1,4 @@
 -- sink order_lines: write csv to ./out/order_lines.csv (sorted in one partition, chosen for speed: no sampling pass; its arrival order packed into one BIGINT first, codegen/sort_key.py)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   unchanged from numbered: order_id, customer, items, line_count, sku, qty, sku_number
 INSERT OVERWRITE DIRECTORY './out/order_lines.csv.clinker-staging' USING text
 SELECT /*+ REPARTITION(1) */
   CONCAT_WS(

@@ -1,4 +1,7 @@
 -- transform lines: the statements that hold its logic (steps 12, 13, 14, 15 of run.sql)
+-- column lineage: column <- CXL or origin (lets) [reads input.column]
+--   line_count <- entries.length() (let entries = items.split(";").filter(it => it != "")) [reads orders.items]
+--   unchanged from orders: order_id, customer, items, sku, qty
 
 -- step 12
 -- transform lines: evaluate the CXL
@@ -394,9 +397,6 @@ FROM `lines.distinct1`;
 
 -- step 15
 -- transform lines: good rows, one per emit each record (a row without any is written as itself)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   line_count <- entries.length() (let entries = items.split(";").filter(it => it != "")) [reads orders.items]
---   unchanged from orders: order_id, customer, items, sku, qty
 CREATE OR REPLACE TEMPORARY VIEW `lines` AS
 SELECT
   `order_id`,

@@ -1,4 +1,7 @@
 -- transform numbered: the statements that hold its logic (step 17 of run.sql)
+-- column lineage: column <- CXL or origin (lets) [reads input.column]
+--   sku_number <- sku.substring(2).to_int() [reads lines.sku]
+--   unchanged from lines: order_id, customer, items, line_count, sku, qty
 
 -- step 17
 -- transform numbered: evaluate the CXL

@@ -1,4 +1,6 @@
 -- sink order_lines: the statements that hold its logic (step 20 of run.sql)
+-- column lineage: column <- CXL or origin (lets) [reads input.column]
+--   unchanged from numbered: order_id, customer, items, line_count, sku, qty, sku_number
 
 -- step 20
 -- sink order_lines: the records it receives

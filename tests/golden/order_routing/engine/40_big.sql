@@ -1,6 +1,4 @@
 -- sink big: write csv to ./out/big.csv (sorted in one partition, chosen for speed: no sampling pass; its arrival order packed into one BIGINT first, codegen/sort_key.py)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   unchanged from by_size.big: order_id, line, customer, region, cents
 INSERT OVERWRITE DIRECTORY './out/big.csv.clinker-staging' USING text
 SELECT /*+ REPARTITION(1) */
   CONCAT_WS(

@@ -1,6 +1,4 @@
 -- sink small: write json to ./out/small.ndjson (sorted in one partition, chosen for speed: no sampling pass; its arrival order packed into one BIGINT first, codegen/sort_key.py)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   unchanged from by_size.small: order_id, line, customer, amount, region, cents
 INSERT OVERWRITE DIRECTORY './out/small.ndjson.clinker-staging' USING text
 SELECT /*+ REPARTITION(1) */
   TO_JSON(

@@ -1,4 +1,6 @@
 -- sink big: the statements that hold its logic (step 23 of run.sql)
+-- column lineage: column <- CXL or origin (lets) [reads input.column]
+--   unchanged from by_size.big: order_id, line, customer, region, cents
 
 -- step 23
 -- sink big: the records it receives

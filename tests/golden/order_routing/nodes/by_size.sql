@@ -1,4 +1,7 @@
 -- route by_size: the statements that hold its logic (steps 19, 20, 21 of run.sql)
+-- column lineage: column <- CXL or origin (lets) [reads input.column]
+--   unchanged from price: order_id, line, customer, amount, region, cents, $ck.order_id
+--   rows: big: cents >= 10000
 
 -- step 19
 -- route by_size (exclusive): conditions
@@ -26,9 +29,6 @@ FROM `price`;
 
 -- step 20
 -- route by_size: branch big
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   unchanged from price: order_id, line, customer, amount, region, cents, $ck.order_id
---   rows: big: cents >= 10000
 CREATE OR REPLACE TEMPORARY VIEW `by_size.big` AS
 SELECT
   `order_id`,
@@ -48,9 +48,6 @@ WHERE
 
 -- step 21
 -- route by_size: branch small
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   unchanged from price: order_id, line, customer, amount, region, cents, $ck.order_id
---   rows: big: cents >= 10000
 CREATE OR REPLACE TEMPORARY VIEW `by_size.small` AS
 SELECT
   `order_id`,

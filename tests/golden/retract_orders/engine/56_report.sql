@@ -1,6 +1,4 @@
 -- sink report: write csv to ./out/report.csv (sorted in one partition, chosen for speed: no sampling pass; its arrival order packed into one BIGINT first, codegen/sort_key.py)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   unchanged from ranked: region, dept, total, largest, orders, rank, region_total
 INSERT OVERWRITE DIRECTORY './out/report.csv.clinker-staging' USING text
 SELECT /*+ REPARTITION(1) */
   CONCAT_WS(

@@ -1,4 +1,10 @@
 -- aggregate dept_totals: the statements that hold its logic (steps 20, 27, 28 of run.sql)
+-- column lineage: column <- CXL or origin (lets) [reads input.column]
+--   total <- sum(amount) [reads parse.amount]
+--   largest <- max(amount) [reads parse.amount]
+--   orders <- count(*)
+--   $ck.aggregate.dept_totals <- the stable group number of this retraction-mode aggregate (0-based, first-seen order)
+--   unchanged from parse: region, dept
 
 -- step 20
 -- aggregate dept_totals: retraction path (group_by omits correlation-key field(s) $ck.order_id); bindings BufferRequired, Reversible: per-row arguments

@@ -1,7 +1,4 @@
 -- source orders: the statements that hold its logic (step 10 of run.sql)
-
--- step 10
--- source orders: every row typed, good or not, with its type-error entry (the first view of a fused chain, codegen/fusion.py)
 -- column lineage: column <- CXL or origin (lets) [reads input.column]
 --   order_id <- csv column 'order_id' of ./data/orders.csv, as string
 --   line <- csv column 'line' of ./data/orders.csv, as int
@@ -9,6 +6,9 @@
 --   dept <- csv column 'dept' of ./data/orders.csv, as string
 --   amount <- csv column 'amount' of ./data/orders.csv, as string
 --   $ck.order_id <- correlation key: a copy of 'order_id' taken at ingest
+
+-- step 10
+-- source orders: every row typed, good or not, with its type-error entry (the first view of a fused chain, codegen/fusion.py)
 CREATE OR REPLACE TEMPORARY VIEW `orders.carry` AS
 SELECT
   COALESCE(`order_id`, '') AS `order_id`,

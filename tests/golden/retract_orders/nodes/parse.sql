@@ -1,4 +1,7 @@
 -- transform parse: the statements that hold its logic (step 11 of run.sql)
+-- column lineage: column <- CXL or origin (lets) [reads input.column]
+--   amount <- amount.to_int() [reads orders.amount]
+--   unchanged from orders: order_id, line, region, dept, $ck.order_id
 
 -- step 11
 -- transform parse: evaluate the CXL

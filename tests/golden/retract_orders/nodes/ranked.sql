@@ -1,4 +1,8 @@
 -- transform ranked: the statements that hold its logic (step 34 of run.sql)
+-- column lineage: column <- CXL or origin (lets) [reads input.column]
+--   rank <- $window.row_number() [reads dept_totals.region, dept_totals.total]
+--   region_total <- $window.sum(total) [reads dept_totals.total, dept_totals.region]
+--   unchanged from dept_totals: region, dept, total, largest, orders, $ck.aggregate.dept_totals
 
 -- step 34
 -- transform ranked: evaluate the CXL (window in buffer mode: partitions recomputed over surviving rows)

@@ -1,7 +1,4 @@
 -- transform priced: good rows
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   total <- price * qty (let price = unit_price.to_float()) [reads sales.unit_price, sales.qty]
---   unchanged from sales: sale_id, sku, qty, unit_price
 CREATE OR REPLACE TEMPORARY VIEW `priced` AS
 SELECT
   `sale_id`,

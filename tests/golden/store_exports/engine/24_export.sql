@@ -1,6 +1,4 @@
 -- sink export: write csv to ./out/{source_file}_export.csv (sorted in one partition, chosen for speed: no sampling pass; its arrival order packed into one BIGINT first, codegen/sort_key.py); each line framed with its source file, whose own output file it goes to when the output is assembled (runtime/outputs.py)
--- column lineage: column <- CXL or origin (lets) [reads input.column]
---   unchanged from priced: sale_id, sku, qty, unit_price, total
 INSERT OVERWRITE DIRECTORY './out/_source_file__export.csv.clinker-staging' USING text
 SELECT /*+ REPARTITION(1) */
   CONCAT(

@@ -1,4 +1,6 @@
 -- sink export: the statements that hold its logic (step 18 of run.sql)
+-- column lineage: column <- CXL or origin (lets) [reads input.column]
+--   unchanged from priced: sale_id, sku, qty, unit_price, total
 
 -- step 18
 -- sink export: the records it receives

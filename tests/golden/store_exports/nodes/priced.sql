@@ -1,4 +1,7 @@
 -- transform priced: the statements that hold its logic (step 11 of run.sql)
+-- column lineage: column <- CXL or origin (lets) [reads input.column]
+--   total <- price * qty (let price = unit_price.to_float()) [reads sales.unit_price, sales.qty]
+--   unchanged from sales: sale_id, sku, qty, unit_price
 
 -- step 11
 -- transform priced: evaluate the CXL

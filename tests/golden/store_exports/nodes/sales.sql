@@ -1,12 +1,12 @@
 -- source sales: the statements that hold its logic (step 10 of run.sql)
-
--- step 10
--- source sales: every row typed, good or not, with its type-error entry (the first view of a fused chain, codegen/fusion.py)
 -- column lineage: column <- CXL or origin (lets) [reads input.column]
 --   sale_id <- csv column 'sale_id' of ./data/store_*.csv, as string
 --   sku <- csv column 'sku' of ./data/store_*.csv, as string
 --   qty <- csv column 'qty' of ./data/store_*.csv, as int
 --   unit_price <- csv column 'unit_price' of ./data/store_*.csv, as string
+
+-- step 10
+-- source sales: every row typed, good or not, with its type-error entry (the first view of a fused chain, codegen/fusion.py)
 CREATE OR REPLACE TEMPORARY VIEW `sales.carry` AS
 SELECT
   COALESCE(`sale_id`, '') AS `sale_id`,
