@@ -82,8 +82,7 @@ def placed(compiled: Compiled) -> list[Placed]:
     the functions in functions.sql, each node's own logic in nodes/<node>.sql, and every
     other statement in its own engine/NN_<name>.sql, numbered by its place in the run
     (a node statement takes a number too, so the gaps show where the node files run)."""
-    steps = [s for s in compiled.statements if s.layer in ("node", "engine")]
-    width = max(2, len(str(len(steps))))
+    width = max(2, len(str(sum(s.layer in ("node", "engine") for s in compiled.statements))))
     by_node = node_files(compiled)
     out: list[Placed] = []
     step = 0
@@ -96,7 +95,7 @@ def placed(compiled: Compiled) -> list[Placed]:
             out.append(Placed(FUNCTIONS_FILE, s, text, None))
             continue
         step += 1
-        if s.layer == "node" and s.node in by_node:
+        if s.layer == "node":
             out.append(Placed(by_node[s.node], s, text, step))
         else:
             out.append(Placed(engine_file(step, width, s.name), s, text, step))

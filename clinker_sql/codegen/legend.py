@@ -206,7 +206,7 @@ def lookup(entries: tuple[Entry, ...], name: str) -> Entry | None:
 def suffix_entry(name: str, ports: frozenset[str] = frozenset()) -> Entry | None:
     """The entry for a node's view or statement `name` (`<node>.<suffix>`); `ports`: the
     output ports of its node (a route's branches, a cull's removed rows)."""
-    node, _, suffix = name.partition(".")
+    suffix = name.partition(".")[2]
     if not suffix:
         return None
     if suffix in ports:

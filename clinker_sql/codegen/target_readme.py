@@ -86,10 +86,10 @@ def used(compiled: Compiled, stmts: list[Placed], contents: dict[str, str]
         s = at.statement
         if s.layer == "session" or s.name == s.node:
             continue
-        if s.name.startswith("$"):
-            note(s.name, legend.lookup(legend.COLUMNS, s.name))
-        elif s.node is not None:
+        if s.node is not None and s.name.startswith(f"{s.node}."):  # a name may start with $
             note(s.name, legend.suffix_entry(s.name, frozenset(ports.get(s.node, ()))))
+        elif s.name.startswith("$"):
+            note(s.name, legend.lookup(legend.COLUMNS, s.name))
         else:
             note(s.name, legend.lookup(legend.STATEMENTS, s.name) or legend.suffix_entry(s.name))
     order = legend.COLUMNS + legend.SUFFIXES + legend.STATEMENTS
