@@ -100,8 +100,9 @@ def cli() -> None:
                    "OUT/<pipeline>/ differ from what the pipeline compiles to (for CI of "
                    "repositories that commit their compiled SQL).")
 def compile_cmd(pipeline: Path, out_dir: Path, check: bool, allow_absolute: bool) -> None:
-    """Write the pipeline's SQL to OUT/<pipeline>/ (one file per view, run.sql,
-    manifest.json). Needs no Java and never starts Spark."""
+    """Write the pipeline's SQL to OUT/<pipeline>/: nodes/ (each node's logic), engine/
+    (the rest, numbered in run order), run.sql, manifest.json and a README.md that maps
+    them. Needs no Java and never starts Spark."""
 
     def body() -> None:
         project = _project(pipeline, allow_absolute, out_dir)

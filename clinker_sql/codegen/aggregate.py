@@ -30,6 +30,7 @@ from clinker_sql.codegen.names import (
 from clinker_sql.codegen.one_pass import chain_failures_with_groups, clean_groups_step
 from clinker_sql.codegen.plan import (
     DOC,
+    NODE_LAYER,
     SOURCE_FILE,
     SOURCE_NAME,
     SOURCE_ORDER,
@@ -177,7 +178,8 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
     # retraction pass: only the groups read the retraction state (flagged below)
     ctx.add(Statement("view", node.name, eval_view, render(
         "aggregate_eval.sql.j2", view=ident(eval_view), input=ident(upstream.view),
-        select_list=select_list(items)), header=f"{header}: per-row arguments"))
+        select_list=select_list(items)), header=f"{header}: per-row arguments",
+        layer=NODE_LAYER))
     grouped_view = eval_view
     if relaxed:
         grouped_view = retract_input(ctx, node.name, replace(upstream, view=eval_view))
@@ -225,7 +227,7 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
             partial_list=select_list(group_items + [(S.col(RETRACTED), RETRACTED)]),
             where=sql(where), group_by=group_tuple, retracted=ident(RETRACTED)),
             header=f"aggregate {node.name}: one row per group: the values over the rows not "
-                   "retracted, the first-seen position over every row"))
+                   "retracted, the first-seen position over every row", layer=NODE_LAYER))
     else:
         # a global fold flushed per document still owes its one row when no row arrives
         # (Clinker's empty-input sentinel): the fold over nothing, when there is nothing
@@ -237,7 +239,7 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
             header=f"aggregate {node.name}: one row per group"
             + (" over the rows not retracted" if relaxed else "")
             + ("; and the fold over nothing when no row arrives (one row per file "
-               "otherwise)" if doc_key and not group_by else "")))
+               "otherwise)" if doc_key and not group_by else ""), layer=NODE_LAYER))
 
     columns = [(g, types[g]) for g in group_by]
     names = list(group_by)
@@ -283,7 +285,7 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
                                  ctx.view(node.name, "finalize_errors"))
         header += f"; when nothing is retracted, read from {clean} instead (the same SELECT)"
     ctx.add(Statement("view", node.name, final_view, final_sql(groups_view), header=header,
-                      step=step))
+                      step=step, layer=NODE_LAYER))
     if relaxed:
         index_view = ctx.view(node.name, "index")
         keys_sql = ", ".join(ident(index_key(i)) for i in range(len(keys)))

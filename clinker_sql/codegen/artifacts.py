@@ -1,4 +1,7 @@
-"""What `compile` writes: numbered .sql files, run.sql and manifest.json.
+"""What `compile` writes into OUT/<pipeline>/: nodes/<node>.sql (each user node's own
+logic), engine/NN_<name>.sql (the machinery around it, numbered in run order),
+functions.sql, session.sql, run.sql (every statement in run order), manifest.json and a
+README.md that maps the folder.
 
 Everything here is a pure function of the pipeline, so compiling twice gives
 byte-identical files (no timestamps, no absolute paths)."""
@@ -7,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from pathlib import Path
 
 from clinker_sql import __version__
@@ -16,25 +18,29 @@ from clinker_sql.codegen.comments import comment_lines, comment_text
 from clinker_sql.codegen.lineage import header_lines
 from clinker_sql.codegen.numbering import MAPPED_FILES_MAX
 from clinker_sql.codegen.plan import Compiled, Statement
-from clinker_sql.codegen.run_plan import ViewStep, WriteStep
+from clinker_sql.codegen.layout import (
+    ENGINE_DIR,
+    FUNCTIONS_FILE,
+    MANIFEST_FILE,
+    NODES_DIR,
+    README_FILE,
+    RUN_FILE,
+    SESSION_FILE,
+    Placed,
+    engine_file,
+    node_files,
+    safe_name,
+)
+from clinker_sql.codegen.lineage import header_lines
+from clinker_sql.codegen.run_plan import WriteStep
+from clinker_sql.codegen.target_readme import readme
 from clinker_sql.diagnostics import fail
 
-MANIFEST_VERSION = "clinker-sql/manifest/v1"
+MANIFEST_VERSION = "clinker-sql/manifest/v2"
 
 
-def safe_name(name: str) -> str:
-    """A file name for `name`: a long one is cut, with a hash of the whole kept unique,
-    so that a numbered file of the folder stays within the 255 bytes of a file name."""
-    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("._") or "x"
-    if len(safe) <= 120:
-        return safe
-    return safe[:100] + "_" + hashlib.sha256(name.encode("utf-8", "surrogatepass")
-                                             ).hexdigest()[:16]
-
-
-def statement_text(stmt: Statement, lineage: list[str] | None = None) -> str:
+def statement_text(stmt: Statement) -> str:
     header = comment_line(stmt.header) if stmt.header else ""
-    header += "".join(comment_line(line) for line in lineage or ())
     if stmt.sql.startswith("--"):  # a step the runner performs (checkpoint, fixpoint)
         return header + "".join(comment_line(line) for line in stmt.sql.split("\n"))
     clean = stmt.step.clean_groups if isinstance(stmt.step, ViewStep) else None
@@ -64,56 +70,85 @@ def _commented(sql: str) -> str:
     return comment_lines(f"{sql};")
 
 
-def lineage_header(compiled: Compiled, stmt: Statement) -> list[str]:
-    """Column lineage for the file that defines a node's output (its good rows, a route
-    branch, or a sink's write); nothing for the other statements."""
-    nl = compiled.lineage.get(stmt.node) if stmt.node else None
-    if nl is None:
-        return []
-    if stmt.kind == "write" and nl.kind == "sink":
-        return header_lines(nl)
-    outputs = {r.view for key, r in compiled.relations.items()
-               if key.partition(".")[0] == stmt.node}
-    return header_lines(nl) if stmt.kind == "view" and stmt.name in outputs else []
+def node_lineage(compiled: Compiled, node: str) -> list[str]:
+    """The column lineage of a node's output, for the head of its node file: each column
+    it computes with the CXL that computes it, the columns it passes on, its filters."""
+    nl = compiled.lineage.get(node)
+    return header_lines(nl) if nl is not None else []
 
 
-def numbered(compiled: Compiled) -> list[tuple[str, Statement]]:
-    """(file name, statement) for every statement but the session settings, in run order."""
-    rest = [s for s in compiled.statements if s.kind != "setup"]
-    width = max(2, len(str(len(rest))))
-    return [(f"{i:0{width}d}_{safe_name(s.name)}.sql", s) for i, s in enumerate(rest, start=1)]
-
-
-def files(compiled: Compiled) -> dict[str, str]:
-    """File name -> content, in dependency order."""
-    out: dict[str, str] = {}
-    setup = [s for s in compiled.statements if s.kind == "setup"]
-    out["00_session.sql"] = "-- session settings every statement relies on\n" + "".join(
-        f"{s.sql};\n" for s in setup)
-    texts = {id(s): statement_text(s, lineage_header(compiled, s))
-             for s in compiled.statements if s.kind != "setup"}
-    for name, stmt in numbered(compiled):
-        out[name] = texts[id(stmt)]
-    out["run.sql"] = (comment_line(f"clinker-sql {__version__}: pipeline {compiled.pipeline}")
-                      + "-- every statement of the run, in order\n\n" +
-                      "\n".join(texts.get(id(s)) or statement_text(s)
-                                for s in compiled.statements))
-    out["manifest.json"] = json.dumps(manifest(compiled, out), indent=2) + "\n"
+def placed(compiled: Compiled) -> list[Placed]:
+    """Every statement in run order, with its file: the session settings in session.sql,
+    the functions in functions.sql, each node's own logic in nodes/<node>.sql, and every
+    other statement in its own engine/NN_<name>.sql, numbered by its place in the run
+    (a node statement takes a number too, so the gaps show where the node files run)."""
+    width = max(2, len(str(sum(s.layer in ("node", "engine") for s in compiled.statements))))
+    by_node = node_files(compiled)
+    out: list[Placed] = []
+    step = 0
+    for s in compiled.statements:
+        if s.layer == "session":
+            out.append(Placed(SESSION_FILE, s, f"{s.sql};\n", None))
+            continue
+        text = statement_text(s)
+        if s.layer == "function":
+            out.append(Placed(FUNCTIONS_FILE, s, text, None))
+            continue
+        step += 1
+        if s.layer == "node":
+            out.append(Placed(by_node[s.node], s, text, step))
+        else:
+            out.append(Placed(engine_file(step, width, s.name), s, text, step))
     return out
 
 
-def manifest(compiled: Compiled, contents: dict[str, str]) -> dict:
+def files(compiled: Compiled) -> dict[str, str]:
+    """File path (relative to the folder) -> content."""
+    stmts = placed(compiled)
+    grouped: dict[str, list[Placed]] = {}
+    for p in stmts:
+        grouped.setdefault(p.file, []).append(p)
+    kinds = {n["name"]: n["kind"] for n in compiled.nodes}
+    out: dict[str, str] = {}
+    out[SESSION_FILE] = "-- session settings every statement relies on\n" + "".join(
+        p.text for p in grouped.pop(SESSION_FILE, []))
+    functions = grouped.pop(FUNCTIONS_FILE, [])
+    if functions:
+        out[FUNCTIONS_FILE] = ("-- the SQL functions the statements call, defined before "
+                               "them\n\n" + "\n".join(p.text for p in functions))
+    for path, group in grouped.items():
+        if path.startswith(f"{ENGINE_DIR}/"):
+            out[path] = group[0].text
+            continue
+        node = group[0].statement.node or ""
+        steps = ("step " if len(group) == 1 else "steps ") + ", ".join(
+            str(p.step) for p in group)
+        out[path] = (comment_line(f"{kinds.get(node, 'node')} {node}: the statements that "
+                                  f"hold its logic ({steps} of run.sql)")
+                     + "".join(comment_line(line) for line in node_lineage(compiled, node))
+                     + "".join(f"\n-- step {p.step}\n{p.text}" for p in group))
+    out[RUN_FILE] = (comment_line(f"clinker-sql {__version__}: pipeline {compiled.pipeline}")
+                     + "-- every statement of the run, in order\n\n" +
+                     "\n".join(p.text for p in stmts))
+    out[MANIFEST_FILE] = json.dumps(manifest(compiled, stmts), indent=2) + "\n"
+    out[README_FILE] = readme(compiled, stmts, out)
+    return out
+
+
+def manifest(compiled: Compiled, stmts: list[Placed]) -> dict:
     return {
         "manifest_version": MANIFEST_VERSION,
         "generator": f"clinker-sql {__version__}",
         "pipeline": compiled.pipeline,
         "strategy": compiled.strategy,
         "nodes": compiled.nodes,
-        "statements": [{"file": f, "kind": s.kind, "node": s.node, "name": s.name,
-                        "sha256": hashlib.sha256(contents[f].encode("utf-8")).hexdigest(),
+        "node_files": node_files(compiled),
+        "statements": [{"file": p.file, "layer": s.layer, "step": p.step, "kind": s.kind,
+                        "node": s.node, "name": s.name,
+                        "sha256": hashlib.sha256(p.text.encode("utf-8")).hexdigest(),
                         **({"output": s.step.output()}
                            if isinstance(s.step, WriteStep) else {})}
-                       for f, s in numbered(compiled)],
+                       for p in stmts for s in (p.statement,)],
         "error_views": [{"view": e.view, "node": e.node, "payload": list(e.payload)}
                         for e in compiled.error_views],
         "sources": compiled.sources,
@@ -127,9 +162,11 @@ def manifest(compiled: Compiled, contents: dict[str, str]) -> dict:
 
 
 def compiled_file(name: str) -> bool:
-    """A file `compile` writes (and replaces) in OUT/<pipeline>/; it keeps the others
-    there (run_results.json, docs.html, a user's notes)."""
-    return name.endswith(".sql") or name == "manifest.json"
+    """An entry of OUT/<pipeline>/ that `compile` writes (and replaces); it keeps the
+    others there (run_results.json, docs.html, a user's notes). A top-level .sql file is
+    the compiler's too: an earlier version wrote its numbered files there."""
+    return name.endswith(".sql") or name in (MANIFEST_FILE, README_FILE, NODES_DIR,
+                                             ENGINE_DIR)
 
 
 def write_target(compiled: Compiled, out_dir: str | Path) -> Path:

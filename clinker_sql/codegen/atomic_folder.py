@@ -21,8 +21,9 @@ from pathlib import Path
 
 
 def write_folder(target: Path, contents: dict[str, str], owned: Callable[[str], bool]) -> None:
-    """Make `target` hold `contents` (file name -> text), plus what it held that `owned`
-    says the generator did not write. Raises OSError; the old folder is then untouched."""
+    """Make `target` hold `contents` (path relative to it, "/"-separated -> text), plus
+    the entries it held at its top that `owned` says the generator did not write. Raises
+    OSError; the old folder is then untouched."""
     if target.is_symlink():  # write where the link points, keep the link
         target = target.resolve()
     if target.exists() and not target.is_dir():
@@ -33,7 +34,9 @@ def write_folder(target: Path, contents: dict[str, str], owned: Callable[[str], 
     try:
         new.mkdir()
         for name, text in contents.items():
-            write_file(new / name, text)
+            path = new / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_file(path, text)
         if target.is_dir():
             for entry in target.iterdir():
                 if not owned(entry.name):

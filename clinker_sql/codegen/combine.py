@@ -61,12 +61,14 @@ from clinker_sql.codegen.plan import (
     DOC,
     FAN,
     FAN_TYPE,
+    NODE_LAYER,
     SOURCE_FILE,
     SOURCE_NAME,
     SOURCE_ORDER,
     SOURCE_ROW,
     WIDENED,
     ErrorView,
+    Layer,
     Relation,
     Statement,
 )
@@ -90,6 +92,8 @@ MAX_INPUTS = 8
 HIDDEN = (SOURCE_NAME, SOURCE_FILE, SOURCE_ROW, SOURCE_ORDER)
 FAULT_TYPE = "STRUCT<detail: STRING, field: STRING, value: STRING>"
 KIND, PRESENT, BKEY, DUP, COLL = "$kind", "$present", "$bkey", "$dup", "$coll"
+# view-name prefix of the second chain over only the driver rows that can fail
+FAILING = "failing_"
 DK_ERR, RES_OK, RES_ERR, ERR, KEEP, FAULT, DROP = (
     "$dk_err", "$res_ok", "$res_err", "$err", "$keep", "$fault", "$drop")
 FIRST_MATCH, FIRST_FAIL, MATCH_RANK, FAIL_RANK = "$m1", "$e1", "$mrank", "$erank"
@@ -145,6 +149,12 @@ class Plan:
 
     def view(self, part: str) -> str:
         return f"{self.node.name}.{self.tag}{part}"
+
+    @property
+    def layer(self) -> Layer:
+        """The layer of its match views: the second chain over the failing driver rows
+        only finds their DLQ entries, which is machinery, not the node's logic."""
+        return "engine" if self.tag == FAILING else NODE_LAYER
 
 
 def compile_pair(ctx: Context, node: m.CombineNode,
@@ -564,7 +574,7 @@ def _failing_chain(ctx: Context, p: Plan, build_view: str,
                              "speed: only these are joined again for the DLQ"))
     driver = dataclasses.replace(p.driver, relation=dataclasses.replace(
         p.driver.relation, view=view))
-    q = dataclasses.replace(p, driver=driver, tag="failing_")
+    q = dataclasses.replace(p, driver=driver, tag=FAILING)
     _pairs_view(ctx, q, build_view)
     return _final_view(ctx, q, _eval_view(ctx, q, _cases_view(ctx, q, q.view("pairs")),
                                           program), program)
@@ -630,7 +640,8 @@ def _pairs_view(ctx: Context, p: Plan, build_view: str) -> None:
         join=Sql("INNER" if inner else "LEFT"), condition=sql(condition)),
         header=f"combine {node.name}: '{drv.qualifier}' (driver) joined with "
                f"'{bld.qualifier}' on {len(w.keys)} key(s), {len(w.ranges)} range(s); no join "
-               "hint, Spark's adaptive execution picks the strategy at run time"))
+               "hint, Spark's adaptive execution picks the strategy at run time",
+        layer=p.layer))
 
 
 def _ranked_view(ctx: Context, p: Plan, pairs: str) -> str:
@@ -658,7 +669,8 @@ def _ranked_view(ctx: Context, p: Plan, pairs: str) -> str:
     ctx.add(Statement("view", p.node.name, view, render(
         "combine_ranked.sql.j2", view=ident(view), input=ident(pairs),
         select_list=select_list(items)),
-        header=f"combine {p.node.name}: rank each driver's candidates (residual conditions)"))
+        header=f"combine {p.node.name}: rank each driver's candidates (residual conditions)",
+        layer=p.layer))
     return view
 
 
@@ -700,7 +712,7 @@ def _cases_view(ctx: Context, p: Plan, source: str) -> str:
         "combine_cases.sql.j2", view=ident(view), input=ident(source), kind=sql(_kind(p)),
         guarded=select_list(guarded) if guarded else None),
         header=f"combine {p.node.name}: one row per outcome (match: {p.node.match}, "
-               f"on_miss: {p.node.on_miss})"))
+               f"on_miss: {p.node.on_miss})", layer=p.layer))
     return view
 
 
@@ -719,7 +731,8 @@ def _eval_view(ctx: Context, p: Plan, cases: str, program: LoweredProgram | None
     view = p.view("eval")
     ctx.add(Statement("view", p.node.name, view, render(
         "combine_eval.sql.j2", view=ident(view), input=ident(cases),
-        select_list=select_list(items)), header=f"combine {p.node.name}: evaluate the CXL"))
+        select_list=select_list(items)), header=f"combine {p.node.name}: evaluate the CXL",
+        layer=p.layer))
     return view
 
 

@@ -68,7 +68,7 @@ from clinker_sql.codegen.combine import (
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_scope import compile_cxl
 from clinker_sql.codegen.materialize import checkpoint
-from clinker_sql.codegen.plan import FAN, FAN_TYPE, WIDENED, Relation, Statement
+from clinker_sql.codegen.plan import FAN, FAN_TYPE, NODE_LAYER, WIDENED, Relation, Statement
 from clinker_sql.codegen.templates import ident, select_list
 from clinker_sql.config import model as m
 from clinker_sql.cxl import ast as a
@@ -260,7 +260,8 @@ def _intermediate(ctx: Context, node: m.CombineNode, p: Plan, i: int) -> Side:
                       f"{select_list(items)} FROM {ident(p.view('pairs'))}",
                       header=f"combine {node.name}: step {i} of its chain "
                              f"({step_name(node, i)}), every match of '{build.qualifier}' "
-                             "(match: all; a row without one is dropped)"))
+                             "(match: all; a row without one is dropped)",
+                      layer=NODE_LAYER))
     columns = tuple((c, t) for _, fs in members for _, c, t in fs)
     relation = Relation(view, columns, ck, fan=True, widened=probe.relation.widened)
     return Side(p.driver.qualifier, relation, "$d.", "drv", tuple(members))

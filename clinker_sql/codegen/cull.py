@@ -18,7 +18,7 @@ from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.aggregate import aggregate_scopes
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_scope import compile_cxl
-from clinker_sql.codegen.plan import Relation, Statement
+from clinker_sql.codegen.plan import NODE_LAYER, Relation, Statement
 from clinker_sql.codegen.templates import ident, sql
 from clinker_sql.config import model as m
 from clinker_sql.cxl.aggregates import aggregate_expression
@@ -70,7 +70,7 @@ def compile_cull(ctx: Context, node: m.CullNode, upstream: Relation) -> None:
         items += [v.sql.as_(c) for v, c in zip(b.args, b.arg_columns)]
     ctx.add(Statement("view", node.name, eval_view, _view(
         eval_view, exp.select(*items).from_(S.table(upstream.view))),
-        header=f"cull {node.name}: per-row arguments of its rules"))
+        header=f"cull {node.name}: per-row arguments of its rules", layer=NODE_LAYER))
     groups = exp.select(*[S.col(k) for k in keys],
                         *[aggregate_expression(b, upstream.fan).as_(b.column)
                           for b in collector.bindings]).from_(S.table(eval_view))
@@ -81,7 +81,8 @@ def compile_cull(ctx: Context, node: m.CullNode, upstream: Relation) -> None:
     rules = "; ".join(f"{r}: {' '.join(s.text.split())}" for r, s in node.rules)
     ctx.add(Statement("view", node.name, decide_view, _view(decide_view, decide),
                       header=f"cull {node.name}: one decision per group of "
-                             f"[{', '.join(keys)}] (removed when any rule holds: {rules})"))
+                             f"[{', '.join(keys)}] (removed when any rule holds: {rules})",
+                      layer=NODE_LAYER))
     for port, removed in ((None, False), (node.removed_to, True)):
         view = ctx.view(node.name, port)
         on = S.and_(*[S.null_safe_eq(S.col(k, "r"), S.col(k, "d"))
@@ -93,6 +94,7 @@ def compile_cull(ctx: Context, node: m.CullNode, upstream: Relation) -> None:
             dropped if removed else S.not_(dropped))
         ctx.add(Statement("view", node.name, view, _view(view, query),
                           header=f"cull {node.name}: the rows of the "
-                                 f"{'removed' if removed else 'kept'} groups"))
+                                 f"{'removed' if removed else 'kept'} groups",
+                          layer=NODE_LAYER))
         ctx.relations[(node.name, port)] = dataclasses.replace(upstream, view=view)
 

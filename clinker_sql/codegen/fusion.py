@@ -51,7 +51,7 @@ from clinker_sql.codegen.cxl_errors import ERR, KEEP
 from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER
 from clinker_sql.codegen.materialize import checkpoint, filters
 from clinker_sql.codegen.names import DLQ, LIVE, NODE, PAYLOAD
-from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.plan import NODE_LAYER, Statement
 from clinker_sql.codegen.retraction import needs_retraction
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.config import model as m
@@ -167,7 +167,7 @@ def source_carry(ctx: Context, node: str, rows: str, items, bad: exp.Expression,
         "transform_carry.sql.j2", view=ident(view), eval=ident(rows),
         select_list=select_list(items)),
         header=f"source {node}: every row typed, good or not, with its type-error entry "
-               "(the first view of a fused chain, codegen/fusion.py)"))
+               "(the first view of a fused chain, codegen/fusion.py)", layer=NODE_LAYER))
     return view, (own,)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from sqlglot import exp
 
@@ -106,9 +106,20 @@ class ErrorView:
     refers: bool = False
 
 
+# Which file of the compiled folder a statement goes to (codegen/artifacts.py): `node`, the
+# statements that hold a user node's logic (nodes/<node>.sql); `engine`, the machinery
+# around them (row identity, scans, checkpoints, errors, DLQ, commit, writes, checks, the
+# report: engine/NN_<name>.sql); `function`, the SQL functions (functions.sql); `session`,
+# the settings every statement relies on (session.sql).
+Layer = Literal["node", "engine", "function", "session"]
+NODE_LAYER: Layer = "node"
+# the layer a statement of these kinds always has, whoever makes it
+_KIND_LAYERS: dict[str, Layer] = {"setup": "session", "function": "function"}
+
+
 @dataclass(frozen=True)
 class Statement:
-    # setup | view | checkpoint | check | write | report | written | fixpoint
+    # setup | function | view | checkpoint | check | write | report | written | fixpoint
     kind: str
     node: str | None
     name: str  # view or output name
@@ -116,8 +127,18 @@ class Statement:
     header: str = ""  # one line of comment text (codegen/comments.py), names escaped
     step: Step | None = None  # what the runner needs of it (None: its kind's default)
     reads: tuple[str, ...] = ()  # tables and views the statement reads (set when formatted)
+    # set where the statement is made: only the statements of a node's own logic say
+    # `node`; everything else is machinery unless its kind says otherwise
+    layer: Layer = "engine"
 
     def __post_init__(self) -> None:
+        layer = _KIND_LAYERS.get(self.kind)
+        if layer is not None:
+            object.__setattr__(self, "layer", layer)
+        elif self.layer in _KIND_LAYERS.values():
+            raise ValueError(f"a {self.kind} statement cannot be in the {self.layer} layer")
+        if self.layer == NODE_LAYER and self.node is None:
+            raise ValueError(f"statement {self.name} holds a node's logic but names no node")
         # every header names nodes, views or paths: escaped where it is made, so that no
         # header can hold a line break, whoever builds or extends it
         object.__setattr__(self, "header", comment_text(self.header))

@@ -23,7 +23,7 @@ from clinker_sql.codegen.plan import (
     WIDENED,
     WIDENED_TYPE,
 )
-from clinker_sql.codegen.plan import ErrorView, Relation, Statement
+from clinker_sql.codegen.plan import NODE_LAYER, ErrorView, Relation, Statement
 from clinker_sql.codegen.templates import Sql, ident, render, select_list
 from clinker_sql.codegen.transform import ERR, error_struct
 from clinker_sql.config import model as m
@@ -64,14 +64,15 @@ def compile_route(ctx: Context, node: m.RouteNode, upstream: Relation) -> None:
     items.append((err_expr, ERR))
     ctx.add(Statement("view", node.name, eval_view, render(
         "route_eval.sql.j2", view=ident(eval_view), input=ident(upstream.view),
-        select_list=select_list(items)), header=f"route {node.name} ({node.mode}): conditions"))
+        select_list=select_list(items)), header=f"route {node.name} ({node.mode}): conditions",
+        layer=NODE_LAYER))
     for branch, _ in taken:
         view = ctx.view(node.name, branch)
         ctx.add(Statement("view", node.name, view, render(
             "route_branch.sql.j2", view=ident(view), eval=ident(eval_view),
             condition=Sql(ident(when_column(branch))),
             select_list=select_list([(S.col(n), n) for n, _ in upstream.all_columns])),
-            header=f"route {node.name}: branch {branch}"))
+            header=f"route {node.name}: branch {branch}", layer=NODE_LAYER))
         ctx.relations[(node.name, branch)] = dataclasses.replace(upstream, view=view)
 
     err_view = ctx.view(node.name, "errors")
@@ -122,7 +123,8 @@ def compile_merge(ctx: Context, node: m.MergeNode, inputs: list[Relation]) -> Re
     view = ctx.view(node.name)
     ctx.add(Statement("view", node.name, view, render("merge.sql.j2", view=ident(view),
                                                       parts=parts),
-                      header=f"merge {node.name}: {', '.join(str(r) for r in node.merge_inputs)}"))
+                      header=f"merge {node.name}: {', '.join(str(r) for r in node.merge_inputs)}",
+                      layer=NODE_LAYER))
     return Relation(view, first.columns, first.ck, first.emitted, fan=fan, widened=widened,
                     doc=doc)
 

@@ -13,7 +13,14 @@ from clinker_sql.codegen import multi_value, sort_key, split_write, unmapped
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.fusion import LIVE
 from clinker_sql.codegen.names import LINE
-from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_ORDER, WIDENED, Relation, Statement
+from clinker_sql.codegen.plan import (
+    NODE_LAYER,
+    SOURCE_FILE,
+    SOURCE_ORDER,
+    WIDENED,
+    Relation,
+    Statement,
+)
 from clinker_sql.codegen.run_plan import FanOut, SinkOutput, Split, WriteStep
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.config import model as m
@@ -166,7 +173,8 @@ def compile_sink(ctx: Context, node: m.SinkNode, upstream: Relation) -> SinkPlan
     items = [(S.col(n), n) for n, _ in upstream.all_columns]
     ctx.add(Statement("view", node.name, rows_view, render(
         "sink_rows.sql.j2", view=ident(rows_view), input=ident(upstream.view),
-        select_list=select_list(items)), header=f"sink {node.name}: the records it receives"))
+        select_list=select_list(items)), header=f"sink {node.name}: the records it receives",
+        layer=NODE_LAYER))
     relation = Relation(rows_view, upstream.columns, upstream.ck, upstream.emitted, upstream.fan,
                         widened=upstream.widened)
     columns = tuple(project(node, upstream))

@@ -24,6 +24,7 @@ from clinker_sql.codegen.dlq_shape import dlq_select
 from clinker_sql.codegen.ingest import typed_value
 from clinker_sql.codegen.materialize import checkpoint, counted_in
 from clinker_sql.codegen.plan import (
+    NODE_LAYER,
     SOURCE_FILE,
     SOURCE_NAME,
     SOURCE_ROW,
@@ -171,7 +172,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     ctx.add(Statement("view", node.name, ok, render(
         "source_typed.sql.j2", view=ident(ok), rows=ident(rows),
         select_list=select_list(items), any_bad=sql(any_bad)),
-        header=f"source {node.name}: typed rows (values that do not cast go to the DLQ)"))
+        header=f"source {node.name}: typed rows (values that do not cast go to the DLQ)",
+        layer=NODE_LAYER))
     ctx.add(Statement("view", node.name, err, render(
         "node_errors.sql.j2", view=ident(err), input=ident(rows),
         select_list=select_list(entry), condition=sql(any_bad)),

@@ -33,7 +33,7 @@ from clinker_sql.codegen.cxl_errors import (
     no_error,
 )
 from clinker_sql.codegen.names import EACH, LEAF, POS
-from clinker_sql.codegen.plan import FAN, FAN_TYPE, Relation, Statement
+from clinker_sql.codegen.plan import FAN, FAN_TYPE, NODE_LAYER, Relation, Statement
 from clinker_sql.codegen.templates import ident, render, select_list, sql
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.fanout import EVENT_TYPE, EXPANSION, event, events_array, fault_events
@@ -155,7 +155,7 @@ def distinct_views(ctx: Context, node: str, program: LoweredProgram, eval_view: 
             "transform_distinct.sql.j2", view=ident(view), input=ident(prev),
             select_list=select_list([(part, f"$part.{i}"), (rank, f"$rank.{i}")])),
             header=f"transform {node}: distinct #{i}, the first row of each key in arrival "
-                   "order continues"))
+                   "order continues", layer=NODE_LAYER))
         prev = view
     whens = [(S.not_null(S.col("$err.0")), S.col("$err.0"))]
     for i in range(1, k + 1):
@@ -168,7 +168,8 @@ def distinct_views(ctx: Context, node: str, program: LoweredProgram, eval_view: 
     ctx.add(Statement("view", node, view, render(
         "transform_distinct.sql.j2", view=ident(view), input=ident(prev),
         select_list=select_list([(keep, KEEP), (S.case(whens, no_error()), ERR)])),
-        header=f"transform {node}: each row's first failure and whether it continues"))
+        header=f"transform {node}: each row's first failure and whether it continues",
+        layer=NODE_LAYER))
     return view
 
 
@@ -212,4 +213,4 @@ def fanout_view(ctx: Context, node: str, program: LoweredProgram, input_view: st
         each=sql(S.col(EACH)), pos=ident(POS), leaf=ident(LEAF),
         select_list=select_list(items)),
         header=f"transform {node}: good rows, one per emit each record (a row without any "
-               "is written as itself)"))
+               "is written as itself)", layer=NODE_LAYER))

@@ -15,7 +15,7 @@ from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
 from clinker_sql.codegen.dlq_shape import dlq_select
 from clinker_sql.codegen.materialize import counted_in
 from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_NAME, SOURCE_ROW, ErrorView, Relation
-from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.plan import NODE_LAYER, Statement
 from clinker_sql.codegen.retraction import needs_retraction, retract_input
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.config import model as m
@@ -76,7 +76,7 @@ def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -
     ctx.add(Statement("view", node.name, eval_view, render(
         "transform_eval.sql.j2", view=ident(eval_view), input=ident(input_view),
         select_list=select_list(items), where=sql(where) if where is not None else None),
-        header=f"transform {node.name}: evaluate the CXL{window_note}"))
+        header=f"transform {node.name}: evaluate the CXL{window_note}", layer=NODE_LAYER))
     checked = eval_view
     # the error condition of the view the errors are read from (a distinct step adds its own)
     own_err = None if program.dedups else dict((n, e) for e, n in items).get(ERR)

@@ -2,7 +2,8 @@
 
 Compiles in memory (nothing is written) and compares, byte for byte, with what is on
 disk. A file that differs (shown as a unified diff), a missing file, and a leftover
-`.sql` file that `compile` would delete make the check fail (CS040)."""
+file that `compile` would delete (a .sql file at the folder's top, any file under
+nodes/ or engine/) make the check fail (CS040)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clinker_sql.codegen.artifacts import files
+from clinker_sql.codegen.artifacts import ENGINE_DIR, NODES_DIR, files
 from clinker_sql.codegen.plan import Compiled
 
 
@@ -54,13 +55,25 @@ def check_target(compiled: Compiled, target: Path) -> Staleness:
         else:
             result.changed.append(name)
             chunks.append(_diff(have, content, target / name))
-    if target.is_dir():
-        for old in sorted(target.glob("*.sql")):
-            if old.name not in wanted:
-                result.extra.append(old.name)
-                chunks.append(f"Only in committed: {old}\n")
+    for old in _generated(target):
+        if old not in wanted:
+            result.extra.append(old)
+            chunks.append(f"Only in committed: {target / old}\n")
     result.diff = "".join(chunks)
     return result
+
+
+def _generated(target: Path) -> list[str]:
+    """The files of the folder that `compile` would replace or delete (relative paths):
+    the .sql files at its top (an earlier layout's) and everything under nodes/ and
+    engine/."""
+    if not target.is_dir():
+        return []
+    found = [p for p in target.glob("*.sql") if p.is_file()]
+    for folder in (NODES_DIR, ENGINE_DIR):
+        if (target / folder).is_dir():
+            found += [p for p in (target / folder).rglob("*") if p.is_file()]
+    return sorted(p.relative_to(target).as_posix() for p in found)
 
 
 def _diff(have: str, want: str, path: Path) -> str:

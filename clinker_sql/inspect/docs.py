@@ -15,7 +15,7 @@ from typing import Any
 import jinja2
 
 from clinker_sql import __version__
-from clinker_sql.codegen.artifacts import files, lineage_header, numbered
+from clinker_sql.codegen.artifacts import placed
 from clinker_sql.codegen.lineage import trace
 from clinker_sql.codegen.plan import Compiled
 from clinker_sql.codegen.run_plan import WriteStep
@@ -70,12 +70,15 @@ def _details(n: dict[str, Any]) -> list[tuple[str, str]]:
 
 def render_page(p: m.Pipeline, compiled: Compiled) -> str:
     plan = build_plan(p, compiled)
-    contents = files(compiled)
     per_node: dict[str, list[dict[str, Any]]] = {}
     dlq_sql: list[dict[str, Any]] = []
-    for name, stmt in numbered(compiled):
-        entry = {"file": name, "text": contents[name],
-                 "open": stmt.name.endswith(".eval") or bool(lineage_header(compiled, stmt))}
+    for at in placed(compiled):
+        stmt = at.statement
+        if at.step is None:  # the session settings and functions belong to no node
+            continue
+        # a node file holds several statements: each is shown under its file and its name
+        label = f"{at.file}: {stmt.name}" if stmt.layer == "node" else at.file
+        entry = {"file": label, "text": at.text, "open": stmt.layer == "node"}
         if stmt.node is not None:
             per_node.setdefault(stmt.node, []).append(entry)
         elif stmt.name.startswith(("$pipeline.triggers", "$pipeline.dlq", "$pipeline.ck_")) \

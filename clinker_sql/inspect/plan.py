@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from clinker_sql.codegen.artifacts import numbered
+from clinker_sql.codegen.artifacts import node_files, placed
 from clinker_sql.codegen.lineage import input_key, one_line
 from clinker_sql.codegen.plan import Compiled
 from clinker_sql.config import model as m
@@ -121,11 +121,12 @@ def _cxl(node: m.Node) -> str:
 
 
 def build_plan(p: m.Pipeline, compiled: Compiled) -> dict[str, Any]:
-    files = numbered(compiled)
+    files = placed(compiled)
+    logic = node_files(compiled)
     by_node: dict[str, list[tuple[str, Any]]] = {}
-    for name, stmt in files:
-        if stmt.node is not None:
-            by_node.setdefault(stmt.node, []).append((name, stmt))
+    for at in files:
+        if at.statement.node is not None:
+            by_node.setdefault(at.statement.node, []).append((at.file, at.statement))
     aggregates = {a.node: a for a in compiled.aggregates}
     errors: dict[str, list] = {}
     headers = {s.name: s.header for s in compiled.statements}
@@ -154,7 +155,9 @@ def build_plan(p: m.Pipeline, compiled: Compiled) -> dict[str, Any]:
             **_details(p, node, compiled, views, aggregates),
             "cxl": _cxl(node),
             "views": views,
-            "files": [{"file": f, "kind": s.kind, "name": s.name} for f, s in stmts],
+            "logic": logic.get(node.name),
+            "files": [{"file": f, "kind": s.kind, "name": s.name, "layer": s.layer}
+                      for f, s in stmts],
             "dlq": [{"view": ev.view, "stage": stage, "why": headers.get(ev.view, ""),
                      "fail_fast": {"code": ev.code, "exit_code": ev.exit_code}}
                     for ev in errors.get(node.name, [])],
@@ -176,7 +179,7 @@ def build_plan(p: m.Pipeline, compiled: Compiled) -> dict[str, Any]:
         "file": compiled.file,
         "strategy": compiled.strategy,
         "statements": len(compiled.statements),
-        "files": len(files) + 1,
+        "files": len({at.file for at in files}),
         "nodes": nodes,
         "edges": [{"from": i["relation"].partition(".")[0], "to": n["name"],
                    "port": i["relation"].partition(".")[2] or None}
@@ -257,6 +260,8 @@ def _node_block(n: dict[str, Any]) -> list[str]:
     if n["correlation"]:
         out.append(f"  correlation: {', '.join(n['correlation'])}")
     out.append(f"  views: {', '.join(n['views']) or '(none)'}")
+    if n["logic"]:
+        out.append(f"  logic: {n['logic']}")
     for d in n["dlq"]:
         out.append(f"  DLQ: {d['view']} (stage {d['stage']})")
     return out

@@ -95,11 +95,13 @@ def test_failure_of_the_swap_puts_the_old_folder_back(compiled_once, monkeypatch
 
 def test_recompile_drops_stale_sql_and_keeps_other_files(compiled_once):
     project, target = compiled_once
-    (target / "99_leftover.sql").write_text("SELECT 1;\n", encoding="utf-8")
+    (target / "99_leftover.sql").write_text("SELECT 1;\n", encoding="utf-8")  # old layout
+    (target / "engine" / "99_leftover.sql").write_text("SELECT 1;\n", encoding="utf-8")
     old_manifest = (target / "manifest.json").read_bytes()
     _changed(project)
     assert project.write(project.compile(base=project.pipeline_file.parent)) == target
     assert not (target / "99_leftover.sql").exists()
+    assert not (target / "engine" / "99_leftover.sql").exists()
     assert (target / "manifest.json").read_bytes() != old_manifest
     for name, data in KEPT.items():
         assert (target / name).read_bytes() == data

@@ -18,10 +18,11 @@ from sqlglot.errors import TokenError
 from sqlglot.tokens import TokenType
 
 from clinker_sql import sqlbuild as S
-from clinker_sql.codegen.artifacts import comment_line, files, numbered
+from clinker_sql.codegen.artifacts import comment_line, files, placed
 from clinker_sql.codegen.comments import comment_text
 from clinker_sql.diagnostics import CODES, DiagnosticError
 from clinker_sql.project import Project
+from tests.reliability.injection import check_readme
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "employee_tiers"
 DROP = "x\nDROP TABLE important;\n--"
@@ -168,13 +169,14 @@ def _problems(name: str, text: str, statements: int) -> list[str]:
 
 def _check_compiled(compiled) -> list[str]:
     contents = files(compiled)
-    setup = sum(s.kind == "setup" for s in compiled.statements)
-    runs = {name: int(not s.sql.startswith("--")) for name, s in numbered(compiled)}
-    problems = _problems("00_session.sql", contents["00_session.sql"], setup)
+    runs: dict[str, int] = {}  # statements each file runs (a checkpoint is a runner's step)
+    for at in placed(compiled):
+        runs[at.file] = runs.get(at.file, 0) + int(not at.statement.sql.startswith("--"))
+    problems = []
     for name, count in runs.items():
         problems += _problems(name, contents[name], count)
-    problems += _problems("run.sql", contents["run.sql"], setup + sum(runs.values()))
-    return problems
+    problems += _problems("run.sql", contents["run.sql"], sum(runs.values()))
+    return problems + check_readme(contents["README.md"])
 
 
 def _compile(folder: Path, payload: str, places: tuple[str, ...]):
@@ -221,8 +223,8 @@ def test_header_names_the_node_escaped(tmp_path):
     contents = files(compiled)
     assert contents["run.sql"].startswith(f"-- clinker-sql {_version()}: pipeline "
                                           "wx\\nDROP TABLE important;\\n--\n")
-    eval_file = next(n for n in contents if n.endswith(".eval.sql"))
-    assert contents[eval_file].startswith("-- transform tx\\nDROP TABLE important;\\n--: ")
+    node_file = next(n for n in contents if n.startswith("nodes/t"))
+    assert contents[node_file].startswith("-- transform tx\\nDROP TABLE important;\\n--: ")
     assert all("\n" not in s.header for s in compiled.statements)
 
 
@@ -240,10 +242,14 @@ def test_compiled_files_on_disk_tokenize_clean(tmp_path):
         return
     target = next(out.iterdir())
     manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
-    for entry in manifest["statements"]:
-        text = (target / entry["file"]).read_text(encoding="utf-8")
-        runs = 0 if entry["kind"] in ("checkpoint", "fixpoint") else 1  # a runner's step
-        assert _problems(entry["file"], text, runs) == []
+    runs: dict[str, int] = {}
+    for entry in manifest["statements"]:  # a checkpoint or fixpoint is a runner's step
+        runs[entry["file"]] = runs.get(entry["file"], 0) + int(
+            entry["kind"] not in ("checkpoint", "fixpoint"))
+    for name, count in runs.items():
+        text = (target / name).read_text(encoding="utf-8")
+        assert _problems(name, text, count) == []
+    assert check_readme((target / "README.md").read_text(encoding="utf-8")) == []
 
 
 def _version() -> str:

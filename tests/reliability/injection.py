@@ -5,6 +5,7 @@ compiled files keep it inside (`check_target`)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from sqlglot.dialects.spark import Spark
@@ -79,30 +80,63 @@ def _statements(tokens: list, name: str) -> tuple[int, list[str]]:
 
 def check_target(target: Path) -> list[str]:
     """Tokenize every compiled .sql file and run.sql with Spark's rules (sqlglot) and list
-    what escaped a comment, a quoted identifier or a literal. A numbered file holds one
-    statement (none for a step the runner performs); run.sql holds exactly the session's
-    and the numbered files' statements, token for token."""
+    what escaped a comment, a quoted identifier or a literal. Each file holds the
+    statements manifest.json lists for it (none for a step the runner performs: a
+    checkpoint or the retraction fixpoint), session.sql only SETs; run.sql holds exactly
+    those statements in the manifest's order, token for token."""
     manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
+    entries = manifest["statements"]
     problems: list[str] = []
-    expected: list = []
-    files = ["00_session.sql"] + [s["file"] for s in manifest["statements"]]
-    for name in files:
+    per_file: dict[str, list[list]] = {}
+    for name in dict.fromkeys(e["file"] for e in entries):
         tokens_problems, tokens = check_sql((target / name).read_text(encoding="utf-8"), name)
         problems += tokens_problems
-        count, p = _statements(tokens, name)
-        problems += p
-        if name == "00_session.sql":
-            heads = [t for i, t in enumerate(tokens)
-                     if i == 0 or tokens[i - 1].token_type == TokenType.SEMICOLON]
-            if any(t.token_type != TokenType.SET for t in heads):
-                problems.append("00_session.sql: a statement that is not a SET")
-        elif count > 1:
-            problems.append(f"{name}: {count} statements in one file")
-        expected += [(t.token_type, t.text) for t in tokens]
+        problems += _statements(tokens, name)[1]
+        per_file[name] = _split(tokens)
+    expected: list = []
+    for e in entries:
+        if e["kind"] in ("checkpoint", "fixpoint"):  # comments only: the runner's step
+            continue
+        left = per_file[e["file"]]
+        if not left:
+            problems.append(f"{e['file']}: fewer statements than the manifest lists")
+            continue
+        statement = left.pop(0)
+        if e["file"] == "session.sql" and statement[0].token_type != TokenType.SET:
+            problems.append("session.sql: a statement that is not a SET")
+        expected += [(t.token_type, t.text) for t in statement]
+    for name, left in per_file.items():
+        if left:
+            problems.append(f"{name}: {len(left)} statements more than the manifest lists")
     run_problems, run_tokens = check_sql((target / "run.sql").read_text(encoding="utf-8"),
                                          "run.sql")
     problems += run_problems
     problems += _statements(run_tokens, "run.sql")[1]
     if [(t.token_type, t.text) for t in run_tokens] != expected:
-        problems.append("run.sql: its statements are not those of the numbered files")
+        problems.append("run.sql: its statements are not those of the compiled files")
+    return problems + check_readme((target / "README.md").read_text(encoding="utf-8"))
+
+
+def check_readme(text: str) -> list[str]:
+    """User text in the generated README.md: only inside code spans, on its own line."""
+    problems = []
+    for line in text.splitlines():
+        # what is left once the code spans (a run of backticks to the same run) are out
+        rest = re.sub(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)", "", line)
+        rest = re.sub(r"\]\(nodes/[A-Za-z0-9_.-]+\.sql\)", "]", rest)  # a node file's link
+        if "important" in rest or "<" in rest or "`" in rest:
+            problems.append(f"README.md: user text outside a code span: {line!r}")
+        if line and not line.startswith(("# Compiled pipeline ", "## ", "- ", "Written by ",
+                                         "Columns and views ")):
+            problems.append(f"README.md: a line the README does not write: {line!r}")
     return problems
+
+
+def _split(tokens: list) -> list[list]:
+    """The statements of a file's tokens, each with its `;`."""
+    out: list[list] = [[]]
+    for tok in tokens:
+        out[-1].append(tok)
+        if tok.token_type == TokenType.SEMICOLON:
+            out.append([])
+    return [s for s in out if s]

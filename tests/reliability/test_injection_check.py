@@ -33,10 +33,11 @@ def test_escapes_are_caught(text, expected):
     assert any(expected in p for p in problems), problems
 
 
-def _target(tmp_path, files: dict[str, str]):
+def _target(tmp_path, files: dict[str, str], manifest: list[tuple[str, str]]):
     (tmp_path / "manifest.json").write_text(json.dumps({"statements": [
-        {"file": name} for name in files if name not in ("00_session.sql", "run.sql")]}))
+        {"file": name, "kind": kind} for name, kind in manifest]}))
     for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text, encoding="utf-8")
     return tmp_path
 
@@ -44,13 +45,27 @@ def _target(tmp_path, files: dict[str, str]):
 def test_target_statements_and_run_sql(tmp_path):
     session = "SET a=1;\nSET b=2;\n"
     one = "-- view a\nCREATE TEMPORARY VIEW `a` AS SELECT 1;\n"
-    good = _target(tmp_path, {"00_session.sql": session, "01_a.sql": one,
-                              "run.sql": "-- pipeline p\n" + session + "\n" + one})
+    two = "-- view b\nCREATE TEMPORARY VIEW `b` AS SELECT 2;\n"
+    copy = "-- the runner copies b\n"
+    node = "-- node n\n" + one + two
+    entries = [("session.sql", "setup"), ("session.sql", "setup"), ("nodes/n.sql", "view"),
+               ("engine/02_b.sql", "checkpoint"), ("nodes/n.sql", "view")]
+    good = _target(tmp_path, {"session.sql": session, "nodes/n.sql": node,
+                              "engine/02_b.sql": copy, "README.md": "# Compiled pipeline `p`\n",
+                              "run.sql": "-- pipeline p\n" + session + one + copy + two},
+                   entries)
     assert check_target(good) == []
-    (good / "run.sql").write_text("-- pipeline p\n" + session + one + "SELECT 2;\n")
-    assert any("not those of the numbered files" in p for p in check_target(good))
-    (good / "01_a.sql").write_text(one + "SELECT 2;\n")
-    assert any("2 statements in one file" in p for p in check_target(good))
+    (good / "run.sql").write_text("-- pipeline p\n" + session + two + one)
+    assert any("not those of the compiled files" in p for p in check_target(good))
+    (good / "run.sql").write_text("-- pipeline p\n" + session + one + two)
+    (good / "engine/02_b.sql").write_text(copy + "SELECT 2;\n")
+    assert any("1 statements more than the manifest lists" in p for p in check_target(good))
+    (good / "engine/02_b.sql").write_text(copy)
+    (good / "session.sql").write_text("SET a=1;\nSELECT 1;\n")
+    assert any("not a SET" in p for p in check_target(good))
+    (good / "session.sql").write_text(session)
+    (good / "README.md").write_text("# Compiled pipeline `p`\n- `n` <b>important</b>\n")
+    assert any("outside a code span" in p for p in check_target(good))
 
 
 def test_cxl_string_escapes():

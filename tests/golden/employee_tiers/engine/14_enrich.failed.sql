@@ -1,0 +1,2 @@
+-- checkpoint enrich.failed: chosen for speed, the fused chain employees -> enrich is evaluated once for the errors of all its nodes, and only the failing rows are written; when the writes run first (a local run), read from what the write of sink roster split off (codegen/split_write.py); made after the writes, and only when they met a row that fails in enrich.carry (codegen/empty_dlq.py)
+-- the runner materializes enrich.failed as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once

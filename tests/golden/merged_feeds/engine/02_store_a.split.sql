@@ -1,0 +1,11 @@
+-- source store_a: the rows as text, with the split they were read from
+CREATE OR REPLACE TEMPORARY VIEW `store_a.split` AS
+SELECT
+  `sku` AS `sku`,
+  `price` AS `price`,
+  `cost` AS `cost`,
+  `updated` AS `updated`,
+  INPUT_FILE_NAME() AS `$file`,
+  INPUT_FILE_BLOCK_START() AS `$block`,
+  MONOTONICALLY_INCREASING_ID() AS `$mid`
+FROM `store_a.scan`;

@@ -1,0 +1,2 @@
+-- checkpoint store_a.split: chosen for speed, the files are parsed once (numbering the rows and every consumer of the source would parse them again) (13 scans read it)
+-- the runner materializes store_a.split as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once

@@ -1,0 +1,12 @@
+-- correlation: (source, key) cells that hold a trigger
+CREATE OR REPLACE TEMPORARY VIEW `$pipeline.ck_dirty` AS
+SELECT DISTINCT
+  `_cxl_dlq_source_name` AS `$source.name`,
+  NULLIF(`$ck.sku`, '') AS `$ck.sku`
+FROM `$pipeline.triggers`
+WHERE
+  `_cxl_dlq_stage` <> 'source' AND (
+    NOT (
+      COALESCE(`$ck.sku`, '') = ''
+    )
+  );

@@ -1,0 +1,2 @@
+-- checkpoint orders.files: chosen for speed, a local run lists the files (no job); the rows read its copy as a broadcast
+-- the runner materializes orders.files as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once

@@ -1,0 +1,3 @@
+-- checkpoint price.carry: chosen for speed, its errors and the branches of by_size each read it (the branch conditions are tested again, not the transform)
+-- the runner materializes price.carry as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once
+-- it counts the rows of price.failed as it writes them: none, and the runner defines those as empty; a checkpointed filter of it is read through this copy, with no copy of its own

@@ -1,0 +1,2 @@
+-- checkpoint price.failed: chosen for speed, the fused chain orders -> price is evaluated once for the errors of all its nodes, and only the failing rows are written
+-- the runner materializes price.failed as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once

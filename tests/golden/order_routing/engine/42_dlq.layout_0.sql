@@ -1,0 +1,151 @@
+-- DLQ: write ./out/dlq.csv (layout 0 only; sorted in one partition, chosen for speed)
+INSERT OVERWRITE DIRECTORY './out/dlq.csv.clinker-staging' USING text
+SELECT /*+ REPARTITION(1) */
+  CONCAT_WS(
+    ',',
+    COALESCE(UUID(), ''),
+    COALESCE(DATE_FORMAT(CURRENT_TIMESTAMP(), 'yyyy-MM-dd\'T\'HH:mm:ss\'Z\''), ''),
+    CASE
+      WHEN `_cxl_dlq_source_file` IS NULL
+      THEN ''
+      WHEN CONTAINS(`_cxl_dlq_source_file`, ',')
+      OR CONTAINS(`_cxl_dlq_source_file`, '"')
+      OR CONTAINS(`_cxl_dlq_source_file`, '\n')
+      OR CONTAINS(`_cxl_dlq_source_file`, '\r')
+      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_file`, '"', '""'), '"')
+      ELSE `_cxl_dlq_source_file`
+    END,
+    CASE
+      WHEN `_cxl_dlq_source_name` IS NULL
+      THEN ''
+      WHEN CONTAINS(`_cxl_dlq_source_name`, ',')
+      OR CONTAINS(`_cxl_dlq_source_name`, '"')
+      OR CONTAINS(`_cxl_dlq_source_name`, '\n')
+      OR CONTAINS(`_cxl_dlq_source_name`, '\r')
+      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_name`, '"', '""'), '"')
+      ELSE `_cxl_dlq_source_name`
+    END,
+    COALESCE(
+      CAST(CASE
+        WHEN `$source.order` = CAST('-1' AS BIGINT)
+        THEN CAST(0 AS BIGINT)
+        ELSE `_cxl_dlq_source_row`
+      END AS STRING),
+      ''
+    ),
+    CASE
+      WHEN `_cxl_dlq_triggering_field` IS NULL
+      THEN ''
+      WHEN CONTAINS(`_cxl_dlq_triggering_field`, ',')
+      OR CONTAINS(`_cxl_dlq_triggering_field`, '"')
+      OR CONTAINS(`_cxl_dlq_triggering_field`, '\n')
+      OR CONTAINS(`_cxl_dlq_triggering_field`, '\r')
+      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_field`, '"', '""'), '"')
+      ELSE `_cxl_dlq_triggering_field`
+    END,
+    CASE
+      WHEN `_cxl_dlq_triggering_value` IS NULL
+      THEN ''
+      WHEN CONTAINS(`_cxl_dlq_triggering_value`, ',')
+      OR CONTAINS(`_cxl_dlq_triggering_value`, '"')
+      OR CONTAINS(`_cxl_dlq_triggering_value`, '\n')
+      OR CONTAINS(`_cxl_dlq_triggering_value`, '\r')
+      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_value`, '"', '""'), '"')
+      ELSE `_cxl_dlq_triggering_value`
+    END,
+    CASE
+      WHEN `_cxl_dlq_error_category` IS NULL
+      THEN ''
+      WHEN CONTAINS(`_cxl_dlq_error_category`, ',')
+      OR CONTAINS(`_cxl_dlq_error_category`, '"')
+      OR CONTAINS(`_cxl_dlq_error_category`, '\n')
+      OR CONTAINS(`_cxl_dlq_error_category`, '\r')
+      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_category`, '"', '""'), '"')
+      ELSE `_cxl_dlq_error_category`
+    END,
+    CASE
+      WHEN `_cxl_dlq_error_detail` IS NULL
+      THEN ''
+      WHEN CONTAINS(`_cxl_dlq_error_detail`, ',')
+      OR CONTAINS(`_cxl_dlq_error_detail`, '"')
+      OR CONTAINS(`_cxl_dlq_error_detail`, '\n')
+      OR CONTAINS(`_cxl_dlq_error_detail`, '\r')
+      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_detail`, '"', '""'), '"')
+      ELSE `_cxl_dlq_error_detail`
+    END,
+    CASE
+      WHEN `_cxl_dlq_stage` IS NULL
+      THEN ''
+      WHEN CONTAINS(`_cxl_dlq_stage`, ',')
+      OR CONTAINS(`_cxl_dlq_stage`, '"')
+      OR CONTAINS(`_cxl_dlq_stage`, '\n')
+      OR CONTAINS(`_cxl_dlq_stage`, '\r')
+      THEN CONCAT('"', REPLACE(`_cxl_dlq_stage`, '"', '""'), '"')
+      ELSE `_cxl_dlq_stage`
+    END,
+    CASE
+      WHEN `_cxl_dlq_route` IS NULL
+      THEN ''
+      WHEN CONTAINS(`_cxl_dlq_route`, ',')
+      OR CONTAINS(`_cxl_dlq_route`, '"')
+      OR CONTAINS(`_cxl_dlq_route`, '\n')
+      OR CONTAINS(`_cxl_dlq_route`, '\r')
+      THEN CONCAT('"', REPLACE(`_cxl_dlq_route`, '"', '""'), '"')
+      ELSE `_cxl_dlq_route`
+    END,
+    COALESCE(CAST(`_cxl_dlq_trigger` AS STRING), ''),
+    CASE
+      WHEN `order_id` IS NULL
+      THEN ''
+      WHEN CONTAINS(`order_id`, ',')
+      OR CONTAINS(`order_id`, '"')
+      OR CONTAINS(`order_id`, '\n')
+      OR CONTAINS(`order_id`, '\r')
+      THEN CONCAT('"', REPLACE(`order_id`, '"', '""'), '"')
+      ELSE `order_id`
+    END,
+    CASE
+      WHEN `line` IS NULL
+      THEN ''
+      WHEN CONTAINS(`line`, ',')
+      OR CONTAINS(`line`, '"')
+      OR CONTAINS(`line`, '\n')
+      OR CONTAINS(`line`, '\r')
+      THEN CONCAT('"', REPLACE(`line`, '"', '""'), '"')
+      ELSE `line`
+    END,
+    CASE
+      WHEN `customer` IS NULL
+      THEN ''
+      WHEN CONTAINS(`customer`, ',')
+      OR CONTAINS(`customer`, '"')
+      OR CONTAINS(`customer`, '\n')
+      OR CONTAINS(`customer`, '\r')
+      THEN CONCAT('"', REPLACE(`customer`, '"', '""'), '"')
+      ELSE `customer`
+    END,
+    CASE
+      WHEN `amount` IS NULL
+      THEN ''
+      WHEN CONTAINS(`amount`, ',')
+      OR CONTAINS(`amount`, '"')
+      OR CONTAINS(`amount`, '\n')
+      OR CONTAINS(`amount`, '\r')
+      THEN CONCAT('"', REPLACE(`amount`, '"', '""'), '"')
+      ELSE `amount`
+    END,
+    CASE
+      WHEN `region` IS NULL
+      THEN ''
+      WHEN CONTAINS(`region`, ',')
+      OR CONTAINS(`region`, '"')
+      OR CONTAINS(`region`, '\n')
+      OR CONTAINS(`region`, '\r')
+      THEN CONCAT('"', REPLACE(`region`, '"', '""'), '"')
+      ELSE `region`
+    END
+  ) AS value
+FROM `$pipeline.dlq`
+ORDER BY
+  `$source.order`,
+  `_cxl_dlq_source_row`;

@@ -1,0 +1,44 @@
+-- run summary: what the sinks wrote (each sink's records have distinct row identities: a local run counts them as they are written and skips this query)
+SELECT
+  COALESCE(SUM(`w0`), CAST(0 AS BIGINT)) AS `written:big`,
+  COALESCE(SUM(`w1`), CAST(0 AS BIGINT)) AS `written:small`,
+  COUNT(*) AS `ok`,
+  COUNT_IF(`$source.name` = 'orders' AND `$source.order` >= CAST(0 AS BIGINT)) AS `written_rows:orders`
+FROM (
+  SELECT
+    `$source.name`,
+    `$source.order`,
+    SUM(
+      CASE
+        WHEN `sink` = CAST(0 AS BIGINT)
+        THEN CAST(1 AS BIGINT)
+        ELSE CAST(0 AS BIGINT)
+      END
+    ) AS `w0`,
+    SUM(
+      CASE
+        WHEN `sink` = CAST(1 AS BIGINT)
+        THEN CAST(1 AS BIGINT)
+        ELSE CAST(0 AS BIGINT)
+      END
+    ) AS `w1`
+  FROM (
+    SELECT
+      CAST(0 AS BIGINT) AS `sink`,
+      `$source.name`,
+      `$source.row`,
+      `$source.order`
+    FROM `big.commit`
+    UNION ALL
+    SELECT
+      CAST(1 AS BIGINT) AS `sink`,
+      `$source.name`,
+      `$source.row`,
+      `$source.order`
+    FROM `small.commit`
+  ) AS `reached`
+  GROUP BY
+    `$source.name`,
+    `$source.row`,
+    `$source.order`
+) AS per_record;

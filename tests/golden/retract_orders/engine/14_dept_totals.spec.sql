@@ -1,0 +1,4 @@
+-- checkpoint dept_totals.spec: chosen for speed, one pass gives parse.failed and, when nothing is retracted, the groups of dept_totals
+-- the runner materializes dept_totals.spec as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once
+-- it counts the rows of parse.failed as it writes them: the runner then makes no copy of those
+-- and the rows dept_totals.finalize_errors has when nothing is retracted

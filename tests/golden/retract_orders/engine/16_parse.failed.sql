@@ -1,0 +1,2 @@
+-- checkpoint parse.failed: chosen for speed, the fused chain orders -> parse is evaluated once for the errors of all its nodes, and only the failing rows are written
+-- the runner materializes parse.failed as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once

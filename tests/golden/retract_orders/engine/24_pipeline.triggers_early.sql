@@ -1,0 +1,2 @@
+-- checkpoint $pipeline.triggers_early: chosen for speed, they are computed once: they seed the retraction and stay the same in every pass
+-- the runner materializes $pipeline.triggers_early as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once

@@ -1,0 +1,2 @@
+-- retraction fixpoint
+-- in every pass the runner materializes $pipeline.triggers, then repeats the pass until $pipeline.retract_candidates adds nothing to $pipeline.retracted

@@ -1,0 +1,2 @@
+-- checkpoint priced.failed: chosen for speed, the fused chain sales -> priced is evaluated once for the errors of all its nodes, and only the failing rows are written; made after the writes, and only when they met a row that fails in priced.carry (codegen/empty_dlq.py)
+-- the runner materializes priced.failed as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once

@@ -1,0 +1,37 @@
+-- run summary counts (chosen for speed: with no row in $pipeline.triggers and every source's rows counted while read, the runner knows them without this query), after the writes: they count the rows that fail in priced.carry, and with none the DLQ is empty and not computed (codegen/empty_dlq.py)
+SELECT
+  (
+    SELECT
+      `$rows`
+    FROM `sales.total`
+  ) AS `total:sales`,
+  `dlq:sales`,
+  `dlq_rows:sales`,
+  `dlq_triggers:sales`,
+  `dlq`,
+  `dlq_layouts`
+FROM (
+  SELECT
+    COALESCE(
+      SUM(CASE WHEN `n` = 'sales' THEN `c` ELSE CAST(0 AS BIGINT) END),
+      CAST(0 AS BIGINT)
+    ) AS `dlq:sales`,
+    COUNT_IF(`n` = 'sales' AND `real` AND NOT `r` IS NULL) AS `dlq_rows:sales`,
+    COUNT_IF(`n` = 'sales' AND `real` AND NOT `r` IS NULL AND `t` = 1) AS `dlq_triggers:sales`,
+    COALESCE(SUM(`c`), CAST(0 AS BIGINT)) AS `dlq`,
+    SORT_ARRAY(ARRAY_DISTINCT(FLATTEN(COLLECT_LIST(`layouts`)))) AS `dlq_layouts`
+  FROM (
+    SELECT
+      `_cxl_dlq_source_name` AS `n`,
+      `_cxl_dlq_source_row` AS `r`,
+      `$source.order` >= CAST(0 AS BIGINT) AS `real`,
+      COUNT(*) AS `c`,
+      MAX(CAST(`_cxl_dlq_trigger` AS INT)) AS `t`,
+      COLLECT_SET(`$layout`) AS `layouts`
+    FROM `$pipeline.dlq`
+    GROUP BY
+      `_cxl_dlq_source_name`,
+      `_cxl_dlq_source_row`,
+      `$source.order` >= CAST(0 AS BIGINT)
+  ) AS `per_row`
+) AS `d`;
