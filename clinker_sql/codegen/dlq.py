@@ -303,9 +303,12 @@ def _dlq_write(ctx: Context, all_layouts: list[tuple[str, ...]], payload: list[s
                   file_layout_name=ident(FILE_LAYOUT),
                   order_by=Sql(", ".join([f"{ident(HEADER)} DESC", ident(ORDER),
                                           ident("_cxl_dlq_source_row")])))
+    shape = ("columns as the entries' layouts say (all one layout: its schema order, else "
+             "the sorted union), decided by a window in the one partition the lines are "
+             "sorted in: no extra job" if mixed and record else "one record layout")
     ctx.add(Statement("write", None, "dlq", body,
-                      header=f"DLQ: write {dlq.path} (header and entries, sorted in one "
-                             "partition, chosen for speed)",
+                      header=f"DLQ: write {dlq.path} with its header line; {shape} (sorted "
+                             "in one partition, chosen for speed)",
                       meta={"path": dlq.path, "staging": staging_path(dlq.path),
                             "format": "csv", "include_header": False,
                             "delimiter": _DELIMITER, "json_format": "", "dlq": True}))
