@@ -34,7 +34,8 @@ from clinker_sql.codegen.numbering import (
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.retraction import TRIGGERS_SEEN
 from clinker_sql.codegen.run_plan import CheckStep, ReportStep, WriteStep
-from clinker_sql.codegen.sink import SinkPlan, compile_write, csv_line, staging_path
+from clinker_sql.codegen.sink import SinkPlan, compile_write, csv_cell, csv_line, staging_path
+from clinker_sql.codegen.source import SPLIT_ROWS
 from clinker_sql.codegen.source_order import compile_lines
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.codegen.type_threshold import compile_type_threshold
@@ -45,6 +46,13 @@ from clinker_sql.cxl import types as T
 
 # the unions of error views (and what reads them whole): they carry `$ref.*` when any does
 _UNIONS = {TRIGGERS_VIEW, LIVE_VIEW, EARLY_VIEW, TRIGGERS_SEEN, DOC_TRIGGERS}
+LAYOUT = "$layout"
+# the DLQ write's own columns (codegen/dlq.py::_dlq_write): the line's fixed cells, the
+# header row's mark, and the layout of the whole file (NULL: mixed layouts)
+FIELDS = "$fields"
+HEADER = "$header"
+FILE_LAYOUT = "$file_layout"
+_DELIMITER = ","
 
 
 def layouts(ctx: Context, sinks: list[SinkPlan], correlated: bool) -> list[tuple[str, ...]]:
@@ -194,10 +202,7 @@ def compile_commit(ctx: Context, sinks: list[SinkPlan], sources: list[str],
     for plan in sinks:
         compile_write(ctx, plan, commits[plan.node.name])
     if ctx.pipeline.error_handling.strategy == "continue":
-        if len(all_layouts) > 1:
-            for i, layout in enumerate(all_layouts):
-                _dlq_write(ctx, list(layout), i)
-        _dlq_write(ctx, payload, "union" if len(all_layouts) > 1 else None)
+        _dlq_write(ctx, all_layouts, payload)
     compile_report(ctx, sources, entries)
     compile_type_threshold(ctx, sources, DLQ_VIEW)
     compile_written(ctx, sources)
@@ -239,21 +244,26 @@ def _continue_without_dlq(ctx: Context) -> None:
                       step=CheckStep(code="E126")))
 
 
-def _dlq_write(ctx: Context, payload: list[str], layout: int | str | None) -> None:
-    """The DLQ file. With several possible record layouts there is one variant per
-    layout plus the sorted-union variant; the runner picks the one matching the
-    entries actually present (Clinker decides on the entries it writes)."""
+def _dlq_write(ctx: Context, all_layouts: list[tuple[str, ...]], payload: list[str]) -> None:
+    """The DLQ file, header line included, in one statement whatever entries it holds.
+
+    Clinker lays the file out from the entries it writes: a record layout's own columns in
+    schema order when every entry has that layout, else the sorted union of the
+    pipeline's record columns (`payload`). Which case holds is known only once the entries
+    are: a window aggregate over the lines decides it (`$file_layout`) in the one partition
+    the lines are sorted in anyway, so it costs no job of its own. Each cell is computed
+    once, below the choice; the header is the row of the column names, built as a line
+    (`templates/dlq_write.sql.j2`)."""
     dlq = ctx.pipeline.error_handling.dlq
     if dlq is None or not dlq.path:
         return
-    header = ["_cxl_dlq_id", "_cxl_dlq_timestamp", "_cxl_dlq_source_file",
+    fields = ["_cxl_dlq_id", "_cxl_dlq_timestamp", "_cxl_dlq_source_file",
               "_cxl_dlq_source_name", "_cxl_dlq_source_row", "_cxl_dlq_triggering_field",
               "_cxl_dlq_triggering_value"]
     if dlq.include_reason:
-        header += ["_cxl_dlq_error_category", "_cxl_dlq_error_detail"]
-    header += ["_cxl_dlq_stage", "_cxl_dlq_route", "_cxl_dlq_trigger"]
-    if dlq.include_source_row:
-        header += payload
+        fields += ["_cxl_dlq_error_category", "_cxl_dlq_error_detail"]
+    fields += ["_cxl_dlq_stage", "_cxl_dlq_route", "_cxl_dlq_trigger"]
+    record = payload if dlq.include_source_row else []
     computed: dict[str, tuple[exp.Expression, T.CxlType]] = {
         "_cxl_dlq_id": (S.fn("uuid"), T.STRING),
         "_cxl_dlq_timestamp": (S.fn("date_format", S.fn("current_timestamp"),
@@ -262,21 +272,54 @@ def _dlq_write(ctx: Context, payload: list[str], layout: int | str | None) -> No
                                         S.col("_cxl_dlq_source_row")), T.INT),
         "_cxl_dlq_trigger": (S.col("_cxl_dlq_trigger"), T.BOOL),
     }
-    columns = [(name, *computed.get(name, (S.col(name), T.STRING))) for name in header]
-    line = csv_line(columns, ",", plain=frozenset({"_cxl_dlq_id", "_cxl_dlq_timestamp"}))
-    body = render("write_text.sql.j2", line=sql(line), input=ident(DLQ_VIEW),
-                  order_by=Sql(f"{ident(ORDER)}, {ident('_cxl_dlq_source_row')}"))
-    name = "dlq" if layout is None else f"dlq.layout_{layout}"
-    which = ("one record layout" if layout is None else
-             "entries of mixed layouts" if layout == "union" else f"layout {layout} only")
-    ctx.add(Statement("write", None, name, body,
-                      header=f"DLQ: write {dlq.path} ({which}; sorted in one partition, chosen "
-                             "for speed)",
+    columns = [(name, *computed.get(name, (S.col(name), T.STRING))) for name in fields]
+    plain = frozenset({"_cxl_dlq_id", "_cxl_dlq_timestamp"})
+    entry = [(csv_line(columns, _DELIMITER, plain=plain), FIELDS)]
+    entry += [(csv_cell(S.col(c), _DELIMITER), c) for c in record]
+    entry += [(S.boolean(False), HEADER), (S.col(LAYOUT), LAYOUT), (S.col(ORDER), ORDER),
+              (S.col("_cxl_dlq_source_row"), "_cxl_dlq_source_row")]
+    names = [(S.string(_DELIMITER.join(_header_cell(f) for f in fields)), FIELDS)]
+    names += [(S.string(_header_cell(c)), c) for c in record]
+    names += [(S.boolean(True), HEADER)] + [(S.null(), c) for c in (
+        LAYOUT, ORDER, "_cxl_dlq_source_row")]
+
+    def line(cells: list[str]) -> exp.Expression:
+        return S.fn("concat_ws", S.string(_DELIMITER), S.col(FIELDS),
+                    *[S.col(c) for c in cells])
+
+    mixed = [list(layout) for layout in all_layouts] if len(all_layouts) > 1 else []
+    if mixed and record:
+        value = exp.Case(ifs=[exp.If(this=S.eq(S.col(FILE_LAYOUT), S.bigint(i)),
+                                     true=line(layout)) for i, layout in enumerate(mixed)],
+                         default=line(record))
+    else:  # one layout, or no record columns: every line has the same cells
+        value = line(record)
+    lowest, highest = (exp.Window(this=agg(this=S.col(LAYOUT))) for agg in (exp.Min, exp.Max))
+    file_layout = exp.Case(ifs=[exp.If(this=exp.EQ(this=lowest, expression=highest),
+                                       true=lowest.copy())])
+    body = render("dlq_write.sql.j2", line=sql(value), header=select_list(names),
+                  entry=select_list(entry), input=ident(DLQ_VIEW),
+                  file_layout=sql(file_layout) if mixed and record else None,
+                  file_layout_name=ident(FILE_LAYOUT),
+                  order_by=Sql(", ".join([f"{ident(HEADER)} DESC", ident(ORDER),
+                                          ident("_cxl_dlq_source_row")])))
+    shape = ("columns as the entries' layouts say (all one layout: its schema order, else "
+             "the sorted union), decided by a window in the one partition the lines are "
+             "sorted in: no extra job" if mixed and record else "one record layout")
+    ctx.add(Statement("write", None, "dlq", body,
+                      header=f"DLQ: write {dlq.path} with its header line; {shape} (sorted "
+                             "in one partition, chosen for speed)",
                       step=WriteStep(path=dlq.path, staging=staging_path(dlq.path),
-                                     format="csv", header=tuple(header), include_header=True,
-                                     delimiter=",", json_format="", dlq=True,
-                                     dlq_layout=layout)))
+                                     format="csv", include_header=False,
+                                     delimiter=_DELIMITER, json_format="", dlq=True)))
     ctx.compiled.dlq = {"path": dlq.path}
+
+
+def _header_cell(name: str) -> str:
+    """A column name as a header cell, quoted as the CSV writer quotes a value."""
+    if any(ch in name for ch in (_DELIMITER, '"', "\r", "\n")):
+        return '"' + name.replace('"', '""') + '"'
+    return name
 
 
 def compile_report(ctx: Context, sources: list[str], entries: tuple[str, ...]) -> None:

@@ -142,7 +142,6 @@ class WriteStep(Step):
     table: tuple[str, ...] | None = None
     staging_table: tuple[str, ...] | None = None
     dlq: bool = False
-    dlq_layout: str | None = None
 
     def output(self) -> dict[str, Any]:
         """The manifest's description of the output, in its long-standing key order."""
@@ -154,7 +153,7 @@ class WriteStep(Step):
             "header": list(self.header), "include_header": self.include_header,
             "delimiter": self.delimiter, "json_format": self.json_format}
         if self.dlq:
-            out.update(dlq=True, dlq_layout=self.dlq_layout)
+            out["dlq"] = True
         if self.fan_out is not None:
             out["fan_out"] = {"template": self.fan_out.template, "files": self.fan_out.files}
         if self.split is not None:

@@ -264,7 +264,7 @@ class _Run:
                 if self.writes_first:
                     _dlq_after_writes(self.views, self.deferred, compiled.dlq_witnessed)
                 counts = self._report(report)
-            if step.dlq and not _dlq_variant(stmt, counts):
+            if step.dlq and not _dlq_has_entries(counts):
                 continue
             self.views.need(stmt.reads)
             self.views.settle(list(stmt.reads))  # before the write's own counts
@@ -1077,18 +1077,10 @@ def _written_counts(views: _Views, stmt: Statement, watched: list, compiled: Com
     return out
 
 
-def _dlq_variant(stmt: Statement, counts: dict[str, Any]) -> bool:
-    """Whether this DLQ write is the one to run: the file is written only when it has
-    entries, in schema order if they share one layout, else as the sorted union."""
-    if not counts.get("dlq"):
-        return False
-    layout = stmt.step.dlq_layout
-    present = list(counts.get("dlq_layouts") or [])
-    if layout is None:
-        return True
-    if layout == "union":
-        return len(present) > 1
-    return present == [layout]
+def _dlq_has_entries(counts: dict[str, Any]) -> bool:
+    """Whether the DLQ write runs: Clinker writes no DLQ file without entries (the one
+    write lays out its columns from the entries itself, codegen/dlq.py::_dlq_write)."""
+    return bool(counts.get("dlq"))
 
 
 def _timed(executor: Executor, stmt: Statement, timings: list, progress) -> None:

@@ -39,7 +39,7 @@ def test_a_write_describes_itself_in_the_manifests_order():
     assert list(step.output()) == ["path", "staging", "format", "header", "include_header",
                                    "delimiter", "json_format", "split", "observe"]
     dlq = P.WriteStep(format="csv", path="dlq.csv", dlq=True)
-    assert list(dlq.output())[-2:] == ["dlq", "dlq_layout"]
+    assert list(dlq.output())[-2:] == ["json_format", "dlq"]
     table = P.WriteStep(format="table", table=("db", "t"), staging_table=("db", "t_s"))
     assert table.output() == {"format": "table", "table": ["db", "t"],
                               "staging_table": ["db", "t_s"]}

@@ -136,7 +136,7 @@ def test_continue_without_a_dlq_compiles_and_writes_no_dlq_file():
     compiled = compile_pipeline(parse_pipeline(GOOD + "error_handling:\n  strategy: continue\n",
                                                "p.yaml"))
     assert compiled.strategy == "continue"
-    assert compiled.dlq is None and not [s for s in compiled.statements if getattr(s.step, "dlq", False)]
+    assert compiled.dlq is None and not [s for s in compiled.statements if s.kind == "write" and s.step.dlq]
 
 
 def test_unsupported_nodes_are_refused_not_mistranslated():
