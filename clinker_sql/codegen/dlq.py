@@ -20,6 +20,9 @@ from clinker_sql.codegen.materialize import checkpoint
 from clinker_sql.codegen.names import (
     DLQ_VIEW,
     EARLY_VIEW,
+    FIELDS,
+    FILE_LAYOUT,
+    HEADER,
     LAYOUT,
     LIVE_VIEW,
     SPLIT_ROWS,
@@ -35,7 +38,6 @@ from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.retraction import TRIGGERS_SEEN
 from clinker_sql.codegen.run_plan import CheckStep, ReportStep, WriteStep
 from clinker_sql.codegen.sink import SinkPlan, compile_write, csv_cell, csv_line, staging_path
-from clinker_sql.codegen.source import SPLIT_ROWS
 from clinker_sql.codegen.source_order import compile_lines
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.codegen.type_threshold import compile_type_threshold
@@ -46,12 +48,6 @@ from clinker_sql.cxl import types as T
 
 # the unions of error views (and what reads them whole): they carry `$ref.*` when any does
 _UNIONS = {TRIGGERS_VIEW, LIVE_VIEW, EARLY_VIEW, TRIGGERS_SEEN, DOC_TRIGGERS}
-LAYOUT = "$layout"
-# the DLQ write's own columns (codegen/dlq.py::_dlq_write): the line's fixed cells, the
-# header row's mark, and the layout of the whole file (NULL: mixed layouts)
-FIELDS = "$fields"
-HEADER = "$header"
-FILE_LAYOUT = "$file_layout"
 _DELIMITER = ","
 
 

@@ -41,6 +41,10 @@ FAIL_ENTRY = "$fail.entry"
 REF_ORDER = "$ref.order"
 REF_ROW = "$ref.row"
 LAYOUT = "$layout"
+# the DLQ write's own columns (codegen/dlq.py::_dlq_write)
+FIELDS = "$fields"
+HEADER = "$header"
+FILE_LAYOUT = "$file_layout"
 
 # -- hidden columns: a node's intermediate values
 OUT_PREFIX = "$out."
@@ -114,6 +118,9 @@ LEGEND: tuple[Name, ...] = (
     Name(REF_ORDER, _C, "the source order of the row a DLQ detail names, not its own"),
     Name(REF_ROW, _C, "the position of the row a DLQ detail names, not its own"),
     Name(LAYOUT, _C, "which record layout a DLQ entry has"),
+    Name(FILE_LAYOUT, _C, "the one layout every DLQ entry shares (null: mixed layouts)"),
+    Name(FIELDS, _C, "a DLQ line's fixed cells, already CSV text"),
+    Name(HEADER, _C, "marks the DLQ file's header line, written first"),
     Name(OUT_PREFIX + "<field>", _C, "a CXL emit's value before it replaces the column"),
     Name(SHARED_PREFIX + "<n>", _C, "a value several expressions read, computed once"),
     Name(KEY_PREFIX + "<n>", _C, "an aggregate's or a distinct's n-th key"),
