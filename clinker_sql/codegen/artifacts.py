@@ -32,7 +32,7 @@ from clinker_sql.codegen.layout import (
     safe_name,
 )
 from clinker_sql.codegen.lineage import header_lines
-from clinker_sql.codegen.run_plan import WriteStep
+from clinker_sql.codegen.run_plan import ViewStep, WriteStep
 from clinker_sql.codegen.target_readme import readme
 from clinker_sql.diagnostics import fail
 
