@@ -183,6 +183,18 @@ def used(tree: exp.Expression) -> set[str]:
     return {n for n in (_called(e) for e in tree.find_all(exp.Anonymous)) if n in lib}
 
 
+def used_in_text(sql: str) -> set[str]:
+    """The library functions a statement's text calls: from its tokens, so that a string
+    literal or a comment holding a name does not count, and any statement Spark reads
+    (an INSERT OVERWRITE DIRECTORY too) can be read."""
+    if PREFIX not in sql.lower():
+        return set()
+    lib = library()
+    tokens = sqlglot.Dialect.get_or_raise(DIALECT).tokenize(sql)
+    return {t.text.lower() for t, after in zip(tokens, tokens[1:])
+            if after.token_type == sqlglot.TokenType.L_PAREN and t.text.lower() in lib}
+
+
 def definitions(names) -> list[tuple[Function, str]]:
     """The functions `names` with those they call, each after those it calls, and the
     CREATE TEMPORARY FUNCTION text of each (pretty-printed)."""
@@ -192,7 +204,8 @@ def definitions(names) -> list[tuple[Function, str]]:
 
 def create_sql(fn: Function) -> str:
     params = ", ".join(f"{p} {t}" for p, t in zip(fn.params, fn.param_types))
-    text = f"CREATE TEMPORARY FUNCTION {fn.name}({params}) RETURNS {fn.returns} " \
+    # OR REPLACE: a session runs several pipelines, or one again, as it redefines views
+    text = f"CREATE OR REPLACE TEMPORARY FUNCTION {fn.name}({params}) RETURNS {fn.returns} " \
            f"RETURN {fn.body.sql(DIALECT)}"
     return sqlglot.transpile(text, read=DIALECT, write=DIALECT, pretty=True)[0]
 

@@ -110,12 +110,9 @@ def lam(body: exp.Expression, *names: str) -> exp.Lambda:
 def saturating_int(x: exp.Expression, spark: str | None = None) -> exp.Expression:
     """Rust `f64 as i64` of x (DOUBLE), or of spark(x) (ceil/floor): truncate
     toward zero, saturate, NaN -> 0."""
-    inner = S.fn(spark, x) if spark else x
-    return S.case([(S.fn("isnan", x), S.bigint(0)),
-                   (exp.GTE(this=x, expression=S.double(9.223372036854775807e18)),
-                    S.bigint(S.INT64_MAX)),
-                   (exp.LTE(this=x, expression=S.double(-9.223372036854775808e18)),
-                    S.bigint(S.INT64_MIN))], S.cast(inner, "BIGINT"))
+    from clinker_sql.cxl import functions
+
+    return functions.call(f"float_{spark}" if spark else "float_to_int", x)
 
 
 def int_arg(v: Val) -> exp.Expression:

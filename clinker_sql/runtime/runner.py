@@ -200,7 +200,7 @@ class _Run:
         for stmt in self.compiled.statements:
             if stmt.meta.get(UNREAD):  # kept for review; nothing in the run reads it
                 continue
-            if stmt.kind == "setup":
+            if stmt.kind in ("setup", "function"):
                 _timed(self.executor, stmt, self.timings, self.progress)
             elif _constant_check(stmt):  # a source's header (CS105, E217): before a scan
                 self._coded_check(stmt)

@@ -1,3 +1,0 @@
--- The fault test of CXL to_int() on a String: a value is present and does not convert.
-CREATE TEMPORARY FUNCTION cxl_string_to_int_fails(s STRING) RETURNS BOOLEAN RETURN
-NOT s IS NULL AND cxl_string_to_int(s) IS NULL;
