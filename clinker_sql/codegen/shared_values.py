@@ -45,8 +45,7 @@ def share(tree: exp.Expression) -> exp.Expression:
     """`tree` (a statement) with its top SELECT's repeated costly values computed once,
     or `tree` unchanged when there are none or the SELECT does not qualify."""
     select = tree.expression if isinstance(tree, exp.Create) else tree
-    if not isinstance(select, exp.Select) or not _plain(select) or not any(
-            _costly(n) for n in select.find_all(exp.RegexpLike, exp.Anonymous)):
+    if not isinstance(select, exp.Select) or not _plain(select) or not _costly(select):
         return tree
     table = select.args["from_"].this
     qualifier = table.alias_or_name if table.alias else None
@@ -58,8 +57,8 @@ def share(tree: exp.Expression) -> exp.Expression:
         for part in _parts(select):
             for node in part.walk():
                 # not inside a lambda: the value may read its variable (codegen/multi_value.py)
-                if isinstance(node, (exp.Case, exp.Anonymous)) and _costly(node) and \
-                        _safe(node) and \
+                if (isinstance(node, exp.Case) or functions.called(node) is not None) and \
+                        _costly(node) and _safe(node) and \
                         node.find_ancestor(exp.Lambda) is None:
                     counts.setdefault(node.sql(), []).append(node)
         repeated = [(text, nodes) for text, nodes in counts.items() if len(nodes) > 1]
