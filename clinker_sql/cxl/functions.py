@@ -232,7 +232,11 @@ def inline(node: exp.Anonymous, counter: list[int] | None = None) -> exp.Express
     assert fn is not None
     body = fn.body.copy()
     bindings: list[tuple[str, exp.Expression]] = []
-    for param, arg in zip(fn.params, node.expressions):
+    for param, spark_type, arg in zip(fn.params, fn.param_types, node.expressions):
+        # a call casts its argument to the parameter's type; so does its inline form
+        if not (isinstance(arg, exp.Cast) and not isinstance(arg, exp.TryCast) and
+                arg.to.sql(DIALECT) == spark_type):
+            arg = exp.Cast(this=arg.copy(), to=exp.DataType.build(spark_type, dialect=DIALECT))
         reads = [c for c in body.find_all(exp.Column) if c.name == param]
         if len(reads) > 1 and not _plain(arg):
             counter[0] += 1
