@@ -218,3 +218,17 @@ def test_a_compiled_pipeline_defines_only_the_functions_it_calls(example):
     for s in compiled.statements:
         if s.kind == "function":
             assert sqlglot.parse_one(s.sql, read="spark").this.this.name == s.name
+
+
+def test_validate_knows_the_functions_and_refuses_a_call_before_its_definition():
+    from clinker_sql.diagnostics import DiagnosticError
+    from clinker_sql.inspect.sqlcheck import check_statements
+    from clinker_sql.project import Project
+
+    pipeline = ROOT / "examples" / "order_routing" / "pipeline.yaml"
+    project = Project(pipeline)
+    compiled = project.compile(base=pipeline.parent)
+    check_statements(project.load(), compiled)
+    compiled.statements = [s for s in compiled.statements if s.name != "cxl_float_round"]
+    with pytest.raises(DiagnosticError, match="calls cxl_float_round before any statement"):
+        check_statements(project.load(), compiled)
