@@ -164,7 +164,13 @@ def _shareable(e: exp.Expression) -> bool:
 def share(lw: Lowerer, x: exp.Expression,
           build: Callable[[exp.Expression], exp.Expression]) -> exp.Expression:
     """build(x) where x may be used several times: a complex x is evaluated once
-    through a one-element `transform` instead of being copied."""
+    through a one-element `transform` instead of being copied.
+
+    The conversions, rounding, ceil and floor are calls of the function library
+    (cxl/functions.py), whose arguments Spark evaluates once: they need none of this.
+    It stays for what is no function: a negation, an Int's abs, min and max (of either
+    type), format_date (a pattern per format literal); a library function would need
+    one definition per type, and its DECIMAL parameter would cast the argument."""
     simple_ = isinstance(x, (exp.Column, exp.Literal, exp.Null, exp.Boolean)) or _never_null(x)
     if simple_ or not _shareable(x):
         return build(x)
