@@ -31,6 +31,7 @@ from clinker_sql.codegen.transform import compile_transform
 from clinker_sql.config import model as m
 from clinker_sql.config.checks import check_pipeline, resolve_port, upstream
 from clinker_sql.config.sink_paths import resolve_sink_paths
+from clinker_sql.cxl import functions
 from clinker_sql.diagnostics import fail
 
 EMPTY_PROPAGATION_KEY = "spark.sql.adaptive.optimizer.excludedRules"
@@ -141,7 +142,30 @@ def compile_pipeline(p: m.Pipeline, base: Path | None = None) -> Compiled:
     compiled.relations = {f"{n}.{port}" if port else n: r
                           for (n, port), r in ctx.relations.items()}
     compiled.lineage = column_lineage(p, compiled, {s.node.name: s.columns for s in sinks})
+    compiled.statements = _with_functions(compiled.statements)
     return compiled
+
+
+def _with_functions(statements: list[Statement]) -> list[Statement]:
+    """The statements, the library functions they call defined right after the session
+    settings (with those the functions call, each after those it calls)."""
+    names: set[str] = set()
+    for stmt in statements:
+        names |= functions.used_in_text(stmt.sql)
+        step = stmt.step
+        if isinstance(step, ViewStep):  # the alternative texts a run may define it with
+            for text in (step.clean_groups.define if step.clean_groups else "",
+                         step.few_files.sql if step.few_files else ""):
+                names |= functions.used_in_text(text)
+    at = next((i for i, s in enumerate(statements) if s.kind != "setup"), len(statements))
+    defined = [Statement("function", None, fn.name, sql, header=fn.comment)
+               for fn, sql in functions.definitions(names)]
+    return statements[:at] + defined + statements[at:]
+
+
+def _rewrite(tree: sqlglot.exp.Expression) -> sqlglot.exp.Expression:
+    # Spark cannot call a SQL function inside a lambda: there the call is its body
+    return shared_values.share(functions.inline_in_lambdas(tree))
 
 
 def _several_documents(node: m.Node, by_name: dict[str, m.Node]) -> bool:
@@ -175,7 +199,7 @@ def _format(stmt: Statement) -> Statement:
     if stmt.kind in ("setup", "fixpoint", "checkpoint"):
         return stmt
     try:
-        body, reads = S.pretty_with_reads(stmt.sql, shared_values.share)
+        body, reads = S.pretty_with_reads(stmt.sql, _rewrite)
     except sqlglot.errors.ParseError as exc:  # a compiler bug, never a user error
         raise RuntimeError(f"generated SQL for {stmt.name} does not parse: {exc}\n{stmt.sql}")
     stmt = replace(stmt, reads=reads)

@@ -15,11 +15,17 @@ under it, as a column `$shared.<n>`, and reads that column in its place. Spark k
 two projections apart (CollapseProject does not inline a costly expression read twice),
 so the match runs once a row.
 
+CXL's conversions are now calls of the function library (cxl/functions.py), and Spark
+projects a call's arguments once below it; but a call read in several places of a SELECT
+is still inlined in each, and its match runs in each. So a repeated call of a function
+that matches a regular expression is moved the same way, as is a source's guarded cast,
+which is not a call.
+
 The projection below evaluates the value for every row, also where a CASE around it would
 not have; so only values that cannot fail are moved: built of columns, literals, CASE,
-COALESCE, NOT/AND/OR, IS NULL, TRY_CAST and RLIKE against a literal pattern. And only
-from a SELECT over one table or view (no join, no GROUP BY, no DISTINCT, no `*`), whose
-columns name no other relation.
+COALESCE, NOT/AND/OR, IS NULL, TRY_CAST, RLIKE against a literal pattern and calls of the
+library's functions (which never fail). And only from a SELECT over one table or view (no
+join, no GROUP BY, no DISTINCT, no `*`), whose columns name no other relation.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from clinker_sql.codegen.names import SHARED_PREFIX as PREFIX
+from clinker_sql.cxl import functions
 # what a moved value may be built of: nothing here raises an error on any row
 _SAFE = (exp.Column, exp.Identifier, exp.Literal, exp.Boolean, exp.Null, exp.Paren, exp.Not,
          exp.And, exp.Or, exp.Is, exp.Coalesce, exp.Case, exp.If, exp.RegexpLike, exp.TryCast,
@@ -37,8 +44,7 @@ def share(tree: exp.Expression) -> exp.Expression:
     """`tree` (a statement) with its top SELECT's repeated costly values computed once,
     or `tree` unchanged when there are none or the SELECT does not qualify."""
     select = tree.expression if isinstance(tree, exp.Create) else tree
-    if not isinstance(select, exp.Select) or select.find(exp.RegexpLike) is None \
-            or not _plain(select):
+    if not isinstance(select, exp.Select) or not _plain(select) or not _costly(select):
         return tree
     table = select.args["from_"].this
     qualifier = table.alias_or_name if table.alias else None
@@ -50,7 +56,8 @@ def share(tree: exp.Expression) -> exp.Expression:
         for part in _parts(select):
             for node in part.walk():
                 # not inside a lambda: the value may read its variable (codegen/multi_value.py)
-                if isinstance(node, exp.Case) and _costly(node) and _safe(node) and \
+                if (isinstance(node, exp.Case) or functions.called(node) is not None) and \
+                        _costly(node) and _safe(node) and \
                         node.find_ancestor(exp.Lambda) is None:
                     counts.setdefault(node.sql(), []).append(node)
         repeated = [(text, nodes) for text, nodes in counts.items() if len(nodes) > 1]
@@ -118,12 +125,16 @@ def _parts(select: exp.Select) -> list[exp.Expression]:
 
 
 def _costly(node: exp.Expression) -> bool:
-    return node.find(exp.RegexpLike) is not None
+    for n in node.walk():
+        fn = functions.called(n)
+        if isinstance(n, exp.RegexpLike) or fn is not None and fn.costly:
+            return True
+    return False
 
 
 def _safe(node: exp.Expression) -> bool:
     for n in node.walk():
-        if not isinstance(n, _SAFE):
+        if not isinstance(n, _SAFE) and functions.called(n) is None:
             return False
         if isinstance(n, exp.RegexpLike) and not isinstance(n.expression, exp.Literal):
             return False

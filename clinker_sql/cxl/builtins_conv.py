@@ -9,6 +9,7 @@ from decimal import Decimal, InvalidOperation
 from sqlglot import exp
 
 from clinker_sql import sqlbuild as S
+from clinker_sql.cxl import functions as F
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import Fault, Val, coerce, error
 from clinker_sql.cxl.registry import ANY, METHODS, Builtin, Call, method, saturating_int, \
@@ -19,8 +20,10 @@ from clinker_sql.cxl.types import CxlType
 
 def conversion_fault(recv: Val, value: exp.Expression, target: str) -> Fault:
     text = to_text(recv.sql, recv.type)
-    message = S.fn("concat", S.string("conversion failed: cannot convert '"), text,
-                   S.string(f"' to {target}"))
+    message = F.call("conversion_failed", text, S.string(target))
+    # The test stays written out, not a library function: the view reads the converted
+    # value too, and only a call repeated as is gets evaluated once (a function holding
+    # the call would match the receiver's regular expression a second time a row).
     return Fault(S.and_(S.not_null(recv.sql), S.is_null(value)), message, text)
 
 
@@ -33,7 +36,7 @@ def _int_value(c: Call, lenient: bool) -> exp.Expression:
     if k == "int":
         return r
     if k == "string":  # Rust's strict i64 parse: sign, digits, nothing else
-        return S.case([(_rlike(r, r"^[+-]?[0-9]+\z"), S.try_cast(r, "BIGINT"))])
+        return F.call("string_to_int", r)
     if k == "float":  # `f as i64`: truncate, saturate, NaN -> 0
         return saturating_int(r)
     if k == "decimal" and not lenient:  # truncates toward zero; out of range fails
@@ -43,21 +46,14 @@ def _int_value(c: Call, lenient: bool) -> exp.Expression:
     return typed_null(T.INT)  # try_int on a Decimal, and every other type
 
 
-# Rust's f64 grammar: no surrounding whitespace, no hex, no trailing `d`/`f`.
-_FLOAT_RE = r"^[+-]?([0-9]+[.]?[0-9]*([eE][+-]?[0-9]+)?|[.][0-9]+([eE][+-]?[0-9]+)?|" \
-            r"(?i:inf|infinity|nan))\z"
-
-
 def _float_value(c: Call, lenient: bool) -> exp.Expression:
     r, k = c.recv.sql, c.recv.type.kind
     if k == "float":
         return r
     if k == "int" or (k == "decimal" and not lenient):
         return S.cast(r, "DOUBLE")
-    if k == "string":
-        nan = S.is_true(exp.RegexpLike(this=r, expression=S.string(r"^[+-]?(?i:nan)\z")))
-        return S.case([(nan, S.cast(S.string("NaN"), "DOUBLE")),
-                       (_rlike(r, _FLOAT_RE), S.try_cast(r, "DOUBLE"))])
+    if k == "string":  # Rust's f64 grammar
+        return F.call("string_to_float", r)
     return typed_null(T.FLOAT)
 
 
@@ -66,18 +62,12 @@ def _bool_value(c: Call) -> exp.Expression:
     if k == "bool":
         return r
     if k == "string":
-        low = S.fn("lower", r)
-        return S.case([(exp.In(this=low, expressions=[S.string(x) for x in ("true", "1", "yes")]),
-                        S.boolean(True)),
-                       (exp.In(this=low, expressions=[S.string(x) for x in ("false", "0", "no")]),
-                        S.boolean(False))])
+        return F.call("string_to_bool", r)
     if k == "int":
         return exp.NEQ(this=r, expression=S.bigint(0))
     return typed_null(T.BOOL)  # a Float fails
 
 
-_DATE_RE = r"^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}\z"
-_DATETIME_RE = r"^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}[Tt ][0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}([.][0-9]+)?\z"
 _DECIMAL_RE = r"^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\z"
 
 
@@ -97,10 +87,7 @@ def _date_value(c: Call, kind: str) -> exp.Expression:
             return typed_null(result)  # chrono cannot build a full value: always fails
         pattern = java_pattern(fmt, c.node.args[0])
         return S.try_cast(S.fn("try_to_timestamp", r, S.string(pattern)), spark_type)
-    if kind == "date":
-        return S.case([(_rlike(r, _DATE_RE), S.try_cast(r, spark_type))])
-    normal = S.fn("regexp_replace", r, S.string("^([0-9]+-[0-9]+-[0-9]+)t"), S.string("$1T"))
-    return S.case([(_rlike(r, _DATETIME_RE), S.try_cast(normal, spark_type))])
+    return F.call("string_to_date" if kind == "date" else "string_to_datetime", r)
 
 
 def _decimal_literal(text: str) -> Decimal | None:

@@ -6,6 +6,7 @@ from sqlglot import exp
 
 from clinker_sql import sqlbuild as S
 from clinker_sql.cxl import ast as a
+from clinker_sql.cxl import functions
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import Val, coerce, error
 from clinker_sql.cxl.registry import (DATES, NUM, Call, gt, int_arg, lt, method,
@@ -31,7 +32,7 @@ def _ceil_floor(c: Call, spark: str) -> Val:
         t = T.decimal(38, 0)
         return Val(S.cast(S.fn(spark, r), T.spark_type_sql(t)), t)
     if k == "float":  # `f.ceil() as i64`: saturating, NaN -> 0
-        return Val(share(c.lowerer, r, lambda x: saturating_int(x, spark)), T.INT)
+        return Val(saturating_int(r, spark), T.INT)  # a call: its argument is read once
     if k == "int":
         return Val(r, T.INT)
     return Val(typed_null(T.INT), T.INT)
@@ -74,14 +75,7 @@ def _round(c: Call, int_gives_null: bool) -> Val:
     # (x * 10^n).round() / 10^n on the binary product, half away from zero; a
     # missing or null `n` is 0.
     n = S.fn("coalesce", int_arg(c.args[0]), S.bigint(0)) if c.args else S.bigint(0)
-
-    def build(x: exp.Expression) -> exp.Expression:
-        factor = S.fn("power", S.double(10.0), n)
-        rounded = S.fn("round", exp.Mul(this=S.paren(x), expression=factor), S.small_int(0))
-        return S.case([(S.is_null(x), S.null()),
-                       (S.eq(factor, S.double(0.0)), S.cast(S.string("NaN"), "DOUBLE"))],
-                      exp.Div(this=rounded, expression=factor))
-    return Val(share(c.lowerer, r, build), T.FLOAT)
+    return Val(functions.call("float_round", r, n), T.FLOAT)
 
 
 method("round", NUM, ("int",), min_args=0)(lambda c: _round(c, False))

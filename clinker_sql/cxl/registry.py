@@ -110,12 +110,9 @@ def lam(body: exp.Expression, *names: str) -> exp.Lambda:
 def saturating_int(x: exp.Expression, spark: str | None = None) -> exp.Expression:
     """Rust `f64 as i64` of x (DOUBLE), or of spark(x) (ceil/floor): truncate
     toward zero, saturate, NaN -> 0."""
-    inner = S.fn(spark, x) if spark else x
-    return S.case([(S.fn("isnan", x), S.bigint(0)),
-                   (exp.GTE(this=x, expression=S.double(9.223372036854775807e18)),
-                    S.bigint(S.INT64_MAX)),
-                   (exp.LTE(this=x, expression=S.double(-9.223372036854775808e18)),
-                    S.bigint(S.INT64_MIN))], S.cast(inner, "BIGINT"))
+    from clinker_sql.cxl import functions
+
+    return functions.call(f"float_{spark}" if spark else "float_to_int", x)
 
 
 def int_arg(v: Val) -> exp.Expression:
@@ -167,7 +164,13 @@ def _shareable(e: exp.Expression) -> bool:
 def share(lw: Lowerer, x: exp.Expression,
           build: Callable[[exp.Expression], exp.Expression]) -> exp.Expression:
     """build(x) where x may be used several times: a complex x is evaluated once
-    through a one-element `transform` instead of being copied."""
+    through a one-element `transform` instead of being copied.
+
+    The conversions, rounding, ceil and floor are calls of the function library
+    (cxl/functions.py), whose arguments Spark evaluates once: they need none of this.
+    It stays for what is no function: a negation, an Int's abs, min and max (of either
+    type), format_date (a pattern per format literal); a library function would need
+    one definition per type, and its DECIMAL parameter would cast the argument."""
     simple_ = isinstance(x, (exp.Column, exp.Literal, exp.Null, exp.Boolean)) or _never_null(x)
     if simple_ or not _shareable(x):
         return build(x)

@@ -13,33 +13,10 @@ from clinker_sql.cxl.types import CxlType
 
 
 def float_text(x: exp.Expression) -> exp.Expression:
-    """Rust's shortest round-trip f64 Display: no exponent, no trailing `.0`.
+    """Rust's shortest round-trip f64 Display (macros/functions/float_text.sql)."""
+    from clinker_sql.cxl import functions
 
-    Spark prints a double with Java's digits, in plain notation from 1e-3 to 1e7 (the
-    values most data holds): there only a trailing `.0` goes. Outside that range it
-    writes an exponent, which a decimal of the right scale spells out."""
-    as_str = S.cast(x, "STRING")
-
-    def fixed(scale: int) -> exp.Expression:
-        return S.cast(S.try_cast(as_str, f"DECIMAL(38, {scale})"), "STRING")
-
-    plain = S.case([(exp.Like(this=as_str, expression=S.string("%.0")),
-                     S.fn("substring", as_str, S.small_int(1),
-                          exp.Sub(this=S.fn("length", as_str), expression=S.small_int(2))))],
-                   as_str)
-    tiers = S.case([(exp.GTE(this=S.fn("abs", x), expression=S.double(1e18)), fixed(0)),
-                    (exp.GTE(this=S.fn("abs", x), expression=S.double(1e-2)), fixed(18))],
-                   fixed(37))
-    trimmed = S.fn("regexp_replace",
-                   S.fn("regexp_replace", tiers, S.string(r"(\.[0-9]*?)0+$"), S.string("$1")),
-                   S.string(r"\.$"), S.string(""))
-    return S.case([
-        (S.is_null(x), S.cast(S.null(), "STRING")),
-        (S.fn("isnan", x), S.string("NaN")),
-        (S.eq(x, S.cast(S.string("Infinity"), "DOUBLE")), S.string("inf")),
-        (S.eq(x, S.cast(S.string("-Infinity"), "DOUBLE")), S.string("-inf")),
-        (S.eq(S.fn("instr", as_str, S.string("E")), S.small_int(0)), plain),
-    ], S.fn("coalesce", trimmed, as_str))
+    return functions.call("float_text", x)
 
 
 def datetime_text(x: exp.Expression, separator: str) -> exp.Expression:

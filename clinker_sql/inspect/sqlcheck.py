@@ -19,6 +19,7 @@ from clinker_sql.codegen.plan import Compiled
 from clinker_sql.codegen.run_plan import ViewStep
 from clinker_sql.config import model as m
 from clinker_sql.config.checks import shown  # names read from files: quoted, escaped, cut
+from clinker_sql.cxl import functions
 from clinker_sql.diagnostics import Diagnostic, DiagnosticError
 
 DIALECT = "spark"
@@ -97,6 +98,7 @@ def check_statements(p: m.Pipeline, compiled: Compiled) -> CheckReport:
         aliases[name] = f"v{len(aliases)}"  # already normal: lower case, no quotes needed
         tables[aliases[name]] = {normal(c): "STRING" for c in columns}
 
+    defined: set[str] = set()  # the library functions defined so far
     for stmt in compiled.statements:
         if stmt.kind in _SKIP:
             continue
@@ -105,6 +107,21 @@ def check_statements(p: m.Pipeline, compiled: Compiled) -> CheckReport:
         except ParseError as exc:
             problems.append(Diagnostic("CS041", f"{stmt.name}: does not parse: "
                                        f"{shown(str(exc).splitlines()[0])}"))
+            continue
+        # a library function is called only after its definition (cxl/functions.py)
+        missing = sorted(functions.used(tree) - defined)
+        if missing:
+            problems.append(Diagnostic("CS041", f"{stmt.name}: calls {', '.join(missing)} "
+                                       "before any statement defines it"))
+        if stmt.kind == "function":
+            udf = tree.this if isinstance(tree, exp.Create) else None
+            if not isinstance(udf, exp.UserDefinedFunction) or \
+                    udf.this.name not in functions.library():
+                problems.append(Diagnostic("CS041", f"{stmt.name}: not a function of the "
+                                           "library"))
+            else:
+                defined.add(udf.this.name)
+            checked += 1
             continue
         name = None
         body: exp.Expression | None = tree

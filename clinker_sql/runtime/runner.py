@@ -201,7 +201,7 @@ class _Run:
         for stmt in self.compiled.statements:
             if isinstance(stmt.step, (ViewStep, CheckpointStep)) and stmt.step.unread:
                 continue  # kept for review; nothing in the run reads it
-            if stmt.kind == "setup":
+            if stmt.kind in ("setup", "function"):
                 _timed(self.executor, stmt, self.timings, self.progress)
             elif _constant_check(stmt):  # a source's header (CS105, E217): before a scan
                 self._coded_check(stmt)

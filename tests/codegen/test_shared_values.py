@@ -73,3 +73,29 @@ def test_a_view_with_values_moved_below_still_counts_as_row_wise():
     text = shared(f"CREATE TEMPORARY VIEW v AS SELECT {GUARDED} AS a, {GUARDED} AS b FROM t")
     assert "$shared" in text and _selects_row_wise(text)
     assert not _selects_row_wise("CREATE TEMPORARY VIEW v AS SELECT a FROM (SELECT * FROM t) AS x")
+
+
+def test_a_repeated_library_call_that_matches_moves_below_and_spark_matches_once(spark):
+    """A conversion is a call of the function library (cxl/functions.py). Spark projects a
+    call's argument once, but inlines the body wherever the call is read: a call read in
+    several places still moves below, so its match runs once a row."""
+    from clinker_sql.cxl import functions
+
+    for _, create in functions.definitions(["cxl_string_to_int", "cxl_float_round"]):
+        spark.sql(create)
+    spark.sql(f"CREATE OR REPLACE TEMPORARY VIEW shared_input AS SELECT * FROM {ROWS}")
+    call = "cxl_string_to_int(s)"
+    query = (f"SELECT s, CASE WHEN s IS NULL THEN -1 ELSE {call} END AS v, "
+             f"CASE WHEN NOT s IS NULL AND {call} IS NULL THEN 'bad' END AS why "
+             "FROM shared_input")
+    plain = spark.sql(query)._jdf.queryExecution().executedPlan().toString()
+    assert plain.count("RLIKE") == 2, plain  # inlined in each place it is read
+    rewritten = shared(query)
+    assert "`$shared.0`" in rewritten and rewritten.upper().count("CXL_STRING_TO_INT") == 1
+    assert sorted(map(repr, spark.sql(rewritten).collect())) == \
+        sorted(map(repr, spark.sql(query).collect()))
+    plan = spark.sql(rewritten)._jdf.queryExecution().executedPlan().toString()
+    assert plan.count("RLIKE") == 1, plan
+    # a call that matches nothing is left where it is read: its body is as cheap as a read
+    cheap = "cxl_float_round(CAST(s AS DOUBLE), 0)"
+    assert "$shared" not in shared(f"SELECT {cheap} AS a, {cheap} AS b FROM t")

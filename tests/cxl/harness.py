@@ -59,6 +59,24 @@ def _error_sql(v: Val):
     return S.case([(S.is_true(f.cond), f.message) for f in v.faults])
 
 
+_DEFINED: set[int] = set()
+
+
+def prepare(spark, sql: str) -> str:
+    """The statement as the compiler prints it (a library call inside a lambda replaced
+    by the function's body), with the function library defined in the session."""
+    import sqlglot
+
+    from clinker_sql.cxl import functions
+
+    if id(spark) not in _DEFINED:
+        for _, create in functions.definitions(functions.library()):
+            spark.sql(create)
+        _DEFINED.add(id(spark))
+    tree = functions.inline_in_lambdas(sqlglot.parse_one(sql, read=S.DIALECT))
+    return S.DIALECT.generate(tree, pretty=True)
+
+
 def _column_sql(columns: dict[str, tuple[str, Any]], prefix: str = "") -> list[str]:
     return [S.to_sql(S.cast(_literal(value, cxl_type(t)), T.spark_type_sql(cxl_type(t))))
             + " AS " + ident(prefix + name) for name, (t, value) in columns.items()]
@@ -68,7 +86,7 @@ def evaluate(spark, expr: str, **columns: tuple[str, Any]) -> Outcome:
     v = lower(expr, columns)
     cols = _column_sql(columns)
     inner = "SELECT " + (", ".join(cols) if cols else "1 AS `$one`")
-    statement = S.pretty(f"SELECT {S.to_sql(v.sql)} AS v, {S.to_sql(_error_sql(v))} AS e "
+    statement = prepare(spark, f"SELECT {S.to_sql(v.sql)} AS v, {S.to_sql(_error_sql(v))} AS e "
                          f"FROM ({inner}) AS t")
     row = spark.sql(statement).collect()[0]
     return Outcome(row["v"], row["e"], statement)
@@ -101,7 +119,7 @@ def evaluate_many(spark, cases: list[tuple[str, dict[str, tuple[str, Any]]]]) ->
         inner = "SELECT " + (", ".join(cols) if cols else "1 AS `$one`")
         statement = f"SELECT {', '.join(selects)} FROM ({inner}) AS t"
         try:
-            row = spark.sql(S.pretty(statement)).collect()[0]
+            row = spark.sql(prepare(spark, statement)).collect()[0]
             for n, i in enumerate(index):
                 outs[i] = Outcome(row[f"v{n}"], row[f"e{n}"], selects[n])
         except Exception:  # noqa: BLE001 - isolate the failing case
@@ -230,7 +248,7 @@ def evaluate_programs(spark, cases: list[tuple]) -> list[Outcome]:
         selects += part
         plans.append((i, names, list(program.columns) if EACH in items else None))
     if plans:
-        statement = S.pretty(f"SELECT {', '.join(selects)} FROM (SELECT {', '.join(cols)}) AS t")
+        statement = prepare(spark, f"SELECT {', '.join(selects)} FROM (SELECT {', '.join(cols)}) AS t")
         row = spark.sql(statement).collect()[0]
         for i, names, fans in plans:
             err = row[f"e{i}"]
@@ -265,6 +283,6 @@ def evaluate_window(spark, expr: str, types: dict[str, str], rows: list[dict[str
         cells = [S.to_sql(S.cast(_literal(r.get(c), cxl_type(t)), T.spark_type_sql(cxl_type(t))))
                  + " AS " + ident(c) for c, t in types.items()]
         selects.append("SELECT " + ", ".join(cells + [f"{n} AS _ord"]))
-    statement = S.pretty(f"SELECT {S.to_sql(v.sql)} AS v, {S.to_sql(_error_sql(v))} AS e "
+    statement = prepare(spark, f"SELECT {S.to_sql(v.sql)} AS v, {S.to_sql(_error_sql(v))} AS e "
                          f"FROM ({' UNION ALL '.join(selects)}) AS t ORDER BY _ord")
     return [Outcome(_record(r["v"]), r["e"], statement) for r in spark.sql(statement).collect()]
