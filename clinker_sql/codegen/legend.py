@@ -191,8 +191,8 @@ SUFFIXES = _entries([
 # Statements that belong to no node.
 STATEMENTS = _entries([
     ("dlq", "writes the DLQ"),
-    ("dlq.layout_<n>", "writes the DLQ entries of one column layout"),
-    ("dlq.layout_union", "writes the DLQ entries of mixed layouts"),
+    ("cxl_<name>", "a CXL builtin as a Spark SQL function (functions.sql; its file in macros/ "
+     "says which rule it implements)"),
     ("report", "the run summary's counts"),
     ("report.written", "the run summary: what the sinks wrote"),
     ("fail_fast", "check: fail_fast stops at the first failure, before any write"),

@@ -31,11 +31,14 @@ def test_every_example_node_has_its_file_and_steps_number_the_engine_files():
             elif at.statement.layer == "node":
                 assert at.file == node_files(compiled)[at.statement.node]
                 assert f"\n-- step {at.step}\n{at.text}" in contents[at.file]
-            else:
-                assert at.file == "session.sql" and at.text in contents["session.sql"]
+            else:  # the session's settings, then the SQL functions the pipeline calls
+                shared = {"session": "session.sql", "function": "functions.sql"}
+                assert at.file == shared[at.statement.layer]
+                assert at.text in contents[at.file]
         # run.sql: every statement once, in run order
         run = contents["run.sql"]
-        positions = [run.index(at.text) for at in stmts if at.statement.layer != "session"]
+        positions = [run.index(at.text) for at in stmts
+                     if at.statement.layer not in ("session", "function")]
         assert positions == sorted(positions)
         assert not any(name.startswith(("0", "1", "2")) for name in contents), pipeline
 
