@@ -63,7 +63,18 @@ class Module:
 
 
 def _at(module: Module, node: a.Stmt | a.Expr) -> Location:
+    if isinstance(node, a.MethodCall):  # the call starts at its receiver
+        node = node.receiver
     return Location(module.file, node.pos.line, node.pos.col)
+
+
+def _shown(path: Path) -> str:
+    """A module file as diagnostics name it: relative to the working folder when inside
+    it, as the pipeline file is named."""
+    try:
+        return str(path.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def _valid_identity(parts: tuple[str, ...]) -> bool:
@@ -134,7 +145,7 @@ class Modules:
         if len(self.modules) + len(stack) >= MAX_MODULES:
             raise fail(LIMIT_CODE, f"module closure exceeds {MAX_MODULES} unique modules",
                        self._use_site)
-        file = str(path)
+        file = _shown(path)
         try:
             raw = path.read_bytes()
         except OSError as exc:
