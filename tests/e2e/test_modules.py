@@ -40,6 +40,7 @@ nodes:
 
 def _run(executor, tmp_path: Path, cxl: str, modules: dict[str, str], data: str = ONE,
          extra: str = "", **options) -> list[dict[str, str]]:
+    tmp_path.mkdir(exist_ok=True)
     files = {"input.csv": data, **{p: textwrap.dedent(t).lstrip() for p, t in modules.items()}}
     pipeline = write_case(tmp_path, _pipeline(cxl, extra), files)
     result = Project(pipeline, tmp_path / "target", allow_absolute_paths=True,
@@ -76,6 +77,7 @@ def test_compiled_plan_runs_after_module_files_are_removed(executor, tmp_path):
             ("pipeline-rules", "  rules_path: pipeline-rules\n", None),
             ("cli-rules", "  rules_path: pipeline-rules\n", "cli-rules")]):
         work = tmp_path / str(case)
+        work.mkdir()
         files = {"input.csv": ONE, f"{root}/app/main.cxl": main,
                  f"{root}/shared/base.cxl": base,
                  "clinker.toml": '[catalog]\nrules_root = "catalog-rules"\n'}
