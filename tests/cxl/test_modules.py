@@ -83,7 +83,8 @@ def test_imported_function_wrong_arity_fails_compile(tmp_path, arguments, actual
 
 
 def test_imported_function_body_type_mismatch_fails_compile(tmp_path):
-    p = workspace(tmp_path, 'use app.main as admitted\nemit value = admitted.add_one("not a number")',
+    p = workspace(tmp_path,
+                  'use app.main as admitted\nemit value = admitted.add_one("not a number")',
                   {"rules/app/main.cxl": "fn add_one(value) = value + 1\n"})
     d = fails(p).diagnostics[0]
     assert d.code == "E200"
@@ -175,7 +176,8 @@ def test_missing_module_is_reported_at_the_use(tmp_path):
 
 
 def test_transitive_closure_is_admitted_and_evaluated(tmp_path):
-    p = workspace(tmp_path, "use app.main as admitted\nemit value = admitted.answer(admitted.ANSWER)",
+    p = workspace(tmp_path,
+                  "use app.main as admitted\nemit value = admitted.answer(admitted.ANSWER)",
                   {"rules/app/main.cxl": """
                       use shared.base as base
                       let ANSWER = base.BASE

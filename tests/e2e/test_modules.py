@@ -51,7 +51,8 @@ def _run(executor, tmp_path: Path, cxl: str, modules: dict[str, str], data: str 
 
 
 def test_nested_imported_function_evaluates(executor, tmp_path):
-    rows = _run(executor, tmp_path, "use app.main as admitted\nemit value = admitted.normalize(value)",
+    rows = _run(executor, tmp_path,
+                "use app.main as admitted\nemit value = admitted.normalize(value)",
                 {"rules/app/main.cxl": "use shared.numbers as numbers\n"
                                        "fn normalize(value) = numbers.add_one(value)\n",
                  "rules/shared/numbers.cxl": "fn add_one(value) = value + 1\n"})
