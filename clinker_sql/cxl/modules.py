@@ -131,8 +131,10 @@ class Modules:
         self._load(identity, path, 0, [], loaded)
         _check_declarations(self.modules, loaded)
 
-    def _load(self, identity: str, path: Path, depth: int, stack: list[str],
+    def _load(self, identity: str, path: Path | None, depth: int, stack: list[str],
               loaded: list[Module]) -> Module:
+        """Load `identity` (its file `path`, else looked up and reported at the importing
+        `use`) and the modules it imports, depth first; `loaded` collects the new ones."""
         if identity in stack:
             chain = " -> ".join(stack[stack.index(identity):] + [identity])
             raise fail(CYCLE_CODE, f"module import cycle: {chain}", self._use_site,
@@ -145,6 +147,11 @@ class Modules:
         if len(self.modules) + len(stack) >= MAX_MODULES:
             raise fail(LIMIT_CODE, f"module closure exceeds {MAX_MODULES} unique modules",
                        self._use_site)
+        if path is None:
+            try:
+                path = self._path(identity)
+            except _Missing as exc:
+                raise fail(MODULE_CODE, str(exc), self._use_site) from None
         file = _shown(path)
         try:
             raw = path.read_bytes()
@@ -190,14 +197,7 @@ class Modules:
             module.imports[alias] = target
             outer, self._use_site = self._use_site, site
             try:
-                if target not in self.modules and target not in stack:
-                    try:
-                        target_path = self._path(target)
-                    except _Missing as exc:
-                        raise fail(MODULE_CODE, str(exc), site) from None
-                else:
-                    target_path = path
-                self._load(target, target_path, depth + 1, stack, loaded)
+                self._load(target, None, depth + 1, stack, loaded)
             finally:
                 self._use_site = outer
         stack.pop()

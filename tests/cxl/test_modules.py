@@ -175,6 +175,14 @@ def test_missing_module_is_reported_at_the_use(tmp_path):
     assert (Path(d.location.file).name, d.location.line) == ("pipeline.yaml", 18)
 
 
+def test_missing_dependency_is_reported_at_the_importing_module(tmp_path):
+    p = workspace(tmp_path, "use app.main\nemit v = main.A",
+                  {"rules/app/main.cxl": "use shared.gone as gone\nlet A = 1\n"})
+    d = fails(p).diagnostics[0]
+    assert d.code == "CS130" and "module `shared.gone` cannot be read" in d.message
+    assert (Path(d.location.file).name, d.location.line) == ("main.cxl", 1)
+
+
 def test_transitive_closure_is_admitted_and_evaluated(tmp_path):
     p = workspace(tmp_path,
                   "use app.main as admitted\nemit value = admitted.answer(admitted.ANSWER)",
