@@ -53,14 +53,26 @@ _ABSOLUTE = click.option("--allow-absolute-paths", "allow_absolute", is_flag=Tru
                               "value.")
 
 
-def _project(pipeline: Path, allow_absolute: bool, out_dir: Path | None = None):
+_RULES_PATH = click.option("--rules-path", "rules_path", metavar="DIR",
+                           help="The folder CXL modules (`use a.b`) are found under, "
+                                "relative to the pipeline's folder [default: "
+                                "pipeline.rules_path, else clinker.toml's [catalog] "
+                                "rules_root, else rules/].")
+_VARS = click.option("--var", "variables", multiple=True, metavar="NAME=VALUE",
+                     help="Give a var of pipeline.vars this value instead of its default, "
+                          "read as its declared type (repeatable).")
+
+
+def _project(pipeline: Path, allow_absolute: bool, out_dir: Path | None = None,
+             rules_path: str | None = None, variables: tuple[str, ...] = ()):
     """The Project of a command: absolute paths allowed by the flag or by Clinker's
     environment variable."""
     from clinker_sql.config.checks import absolute_paths_allowed
     from clinker_sql.project import Project
 
     return Project(pipeline, out_dir or Path("target"),
-                   allow_absolute_paths=absolute_paths_allowed(allow_absolute, os.environ))
+                   allow_absolute_paths=absolute_paths_allowed(allow_absolute, os.environ),
+                   rules_path=rules_path, vars=tuple(variables))
 
 
 class _Cli(click.Group):
@@ -99,13 +111,16 @@ def cli() -> None:
               help="Write nothing; exit 1 (CS040) and print a diff when the files in "
                    "OUT/<pipeline>/ differ from what the pipeline compiles to (for CI of "
                    "repositories that commit their compiled SQL).")
-def compile_cmd(pipeline: Path, out_dir: Path, check: bool, allow_absolute: bool) -> None:
+@_RULES_PATH
+@_VARS
+def compile_cmd(pipeline: Path, out_dir: Path, check: bool, allow_absolute: bool,
+                rules_path: str | None, variables: tuple[str, ...]) -> None:
     """Write the pipeline's SQL to OUT/<pipeline>/: nodes/ (each node's logic), engine/
     (the rest, numbered in run order), run.sql, manifest.json and a README.md that maps
     them. Needs no Java and never starts Spark."""
 
     def body() -> None:
-        project = _project(pipeline, allow_absolute, out_dir)
+        project = _project(pipeline, allow_absolute, out_dir, rules_path, variables)
         compiled = project.compile()
         _print_diagnostics(compiled.warnings)
         if check:
@@ -132,7 +147,10 @@ def _check_target(project, compiled) -> None:
 @cli.command("validate")
 @_PIPELINE
 @_ABSOLUTE
-def validate_cmd(pipeline: Path, allow_absolute: bool) -> None:
+@_RULES_PATH
+@_VARS
+def validate_cmd(pipeline: Path, allow_absolute: bool, rules_path: str | None,
+                 variables: tuple[str, ...]) -> None:
     """Check the pipeline without running it (Clinker's --dry-run): load it, bind the
     schemas, type-check every CXL expression, compile, and check every statement with
     sqlglot (it parses, and every column resolves). Needs no Java and no data files.
@@ -141,7 +159,7 @@ def validate_cmd(pipeline: Path, allow_absolute: bool) -> None:
     from clinker_sql.inspect.sqlcheck import check_statements
 
     def body() -> None:
-        project = _project(pipeline, allow_absolute)
+        project = _project(pipeline, allow_absolute, None, rules_path, variables)
         model = project.load()
         compiled = project.compile(model)
         _print_diagnostics(compiled.warnings)
@@ -178,10 +196,13 @@ def validate_cmd(pipeline: Path, allow_absolute: bool) -> None:
 @click.option("--shared-filesystem/--no-shared-filesystem", default=None,
               help="Thrift: whether the server sees this machine's paths [default: only "
                    "when it runs on this machine].")
+@_RULES_PATH
+@_VARS
 def run_cmd(pipeline: Path, out_dir: Path, quiet: bool, explain: str | None, target: str,
             profiles_dir: Path | None, database: str | None, user: str | None,
             auth: str | None, password_env: str | None, statement_timeout: float | None,
-            shared_filesystem: bool | None, allow_absolute: bool) -> None:
+            shared_filesystem: bool | None, allow_absolute: bool, rules_path: str | None,
+            variables: tuple[str, ...]) -> None:
     """Compile and run the pipeline on Spark; write its outputs and DLQ.
 
     Shows which node is executing and how long each took (live on a terminal, plain
@@ -193,14 +214,14 @@ def run_cmd(pipeline: Path, out_dir: Path, quiet: bool, explain: str | None, tar
 
     def body() -> None:
         if explain is not None:
-            click.echo(_plan_text(_project(pipeline, allow_absolute, out_dir), explain),
-                       nl=False)
+            click.echo(_plan_text(_project(pipeline, allow_absolute, out_dir, rules_path,
+                                           variables), explain), nl=False)
             return
         thrift = _thrift_target(target, profiles_dir, database=database, user=user,
                                 auth=auth, password_env=password_env,
                                 statement_timeout=statement_timeout,
                                 shared_filesystem=shared_filesystem)
-        project = _project(pipeline, allow_absolute, out_dir)
+        project = _project(pipeline, allow_absolute, out_dir, rules_path, variables)
 
         from clinker_sql.runtime.progress import RunProgress, choose_mode
 
@@ -314,8 +335,11 @@ def thrift_status_cmd(state_dir: Path | None) -> None:
               default="text", show_default=True,
               help="How to print the plan of PIPELINE: text, JSON, Graphviz DOT or Mermaid.")
 @_ABSOLUTE
+@_RULES_PATH
+@_VARS
 def explain_cmd(pipeline: Path | None, code: str | None, list_codes: bool, fmt: str,
-                allow_absolute: bool) -> None:
+                allow_absolute: bool, rules_path: str | None,
+                variables: tuple[str, ...]) -> None:
     """Print the plan of PIPELINE (nodes, schemas, strategies, the correlation lattice,
     which views feed the DLQ, the retraction decisions), or explain diagnostic codes
     (--code, --list). Needs no Java and never starts Spark."""
@@ -327,7 +351,8 @@ def explain_cmd(pipeline: Path | None, code: str | None, list_codes: bool, fmt: 
         elif list_codes or pipeline is None:
             click.echo(codes.listing(), nl=False)
         else:
-            click.echo(_plan_text(_project(pipeline, allow_absolute), fmt), nl=False)
+            click.echo(_plan_text(_project(pipeline, allow_absolute, None, rules_path,
+                                           variables), fmt), nl=False)
     _guard(body)
 
 
@@ -350,13 +375,16 @@ def _plan_text(project, fmt: str) -> str:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="A tree (text) or nested JSON.")
 @_ABSOLUTE
-def lineage_cmd(pipeline: Path, column: str, fmt: str, allow_absolute: bool) -> None:
+@_RULES_PATH
+@_VARS
+def lineage_cmd(pipeline: Path, column: str, fmt: str, allow_absolute: bool,
+                rules_path: str | None, variables: tuple[str, ...]) -> None:
     """Walk NODE.COLUMN (usually sink.column) back to the source columns it comes from:
     at each node the CXL that computes it and the input columns it reads."""
     from clinker_sql.codegen.lineage import render_trace, trace
 
     def body() -> None:
-        compiled = _project(pipeline, allow_absolute).compile()
+        compiled = _project(pipeline, allow_absolute, None, rules_path, variables).compile()
         _print_diagnostics(compiled.warnings)
         t = trace(compiled.lineage, column)
         if fmt == "json":
@@ -374,14 +402,17 @@ def lineage_cmd(pipeline: Path, column: str, fmt: str, allow_absolute: bool) -> 
 @click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path),
               help="The HTML file to write [default: OUT/<pipeline>/docs.html].")
 @_ABSOLUTE
-def docs_cmd(pipeline: Path, out_dir: Path, output: Path | None, allow_absolute: bool) -> None:
+@_RULES_PATH
+@_VARS
+def docs_cmd(pipeline: Path, out_dir: Path, output: Path | None, allow_absolute: bool,
+             rules_path: str | None, variables: tuple[str, ...]) -> None:
     """Write a static HTML page (no server needed, works offline): the DAG, each node's
     CXL beside its SQL, the columns and their lineage, and the DLQ paths."""
     from clinker_sql.diagnostics import fail
     from clinker_sql.inspect.docs import write_page
 
     def body() -> None:
-        project = _project(pipeline, allow_absolute, out_dir)
+        project = _project(pipeline, allow_absolute, out_dir, rules_path, variables)
         model = project.load()
         compiled = project.compile(model)
         _print_diagnostics(compiled.warnings)

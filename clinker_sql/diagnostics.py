@@ -210,6 +210,22 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("CS106", "a CSV sink's multi-value join found a value holding its delimiter "
              "(on_conflict: error) under strategy: fail_fast", EXIT_IO,
              hint="use on_conflict: escape or encode_json, or strategy: continue with a dlq"),
+    CodeInfo("CS130", "a CXL module (`use a.b`), or the rules root it is found under, "
+             "cannot be found or read",
+             hint="create <rules root>/a/b.cxl; the root is --rules-path, else "
+                  "pipeline.rules_path, else clinker.toml's [catalog] rules_root, else rules/"),
+    CodeInfo("CS131", "a CXL module file is not a valid module (a statement other than use, "
+             "let and fn, a duplicate declaration or alias, or a name it cannot read)",
+             hint="a module holds `use` imports, `let` constants and one-expression `fn`s "
+                  "that read only their parameters, constants and direct imports"),
+    CodeInfo("CS132", "CXL modules import each other in a cycle, or a module constant or "
+             "function depends on itself (recursion)",
+             hint="remove one of the imports or references in the chain shown"),
+    CodeInfo("CS133", "the CXL modules a pipeline imports exceed Clinker's bounds (64 "
+             "modules, import depth 32, 1 MiB a file, 16 MiB in all)"),
+    CodeInfo("CS134", "a --var override names no var in pipeline.vars, or its value does "
+             "not read as the var's declared type",
+             hint="write --var name=value for a declared var, e.g. --var cutoff=2024-01-31"),
 )
 
 

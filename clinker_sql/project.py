@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from clinker_sql.codegen.artifacts import safe_name, write_target
@@ -11,6 +11,7 @@ from clinker_sql.codegen.compiler import compile_pipeline
 from clinker_sql.codegen.plan import Compiled
 from clinker_sql.config.model import Pipeline
 from clinker_sql.config.parse import load_pipeline
+from clinker_sql.config.var_overrides import apply_var_overrides
 from clinker_sql.runtime.executor import Executor
 from clinker_sql.runtime.local import LocalSparkExecutor
 from clinker_sql.runtime.runner import (
@@ -29,9 +30,16 @@ class Project:
     out_dir: Path = Path("target")
     # absolute paths in the pipeline: refused (E-SEC-001) unless allowed, as in Clinker
     allow_absolute_paths: bool = False
+    # --rules-path: the folder CXL modules are found under, before pipeline.rules_path
+    rules_path: str | None = None
+    # --var name=value, in command-line order (the last of a name wins)
+    vars: tuple[str, ...] = ()
 
     def load(self) -> Pipeline:
-        return load_pipeline(self.pipeline_file, self.allow_absolute_paths)
+        pipeline = load_pipeline(self.pipeline_file, self.allow_absolute_paths)
+        if self.rules_path is not None:
+            pipeline = replace(pipeline, rules_path=self.rules_path)
+        return apply_var_overrides(pipeline, self.vars)
 
     def compile(self, pipeline: Pipeline | None = None, base: Path | None = None) -> Compiled:
         """`base`: the folder the pipeline's relative paths resolve against (the working

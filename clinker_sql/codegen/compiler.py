@@ -31,7 +31,8 @@ from clinker_sql.codegen.transform import compile_transform
 from clinker_sql.config import model as m
 from clinker_sql.config.checks import check_pipeline, resolve_port, upstream
 from clinker_sql.config.sink_paths import resolve_sink_paths
-from clinker_sql.cxl import functions
+from clinker_sql.cxl import functions, module_scope
+from clinker_sql.cxl.modules import Modules, RulesSetting
 from clinker_sql.diagnostics import fail
 
 EMPTY_PROPAGATION_KEY = "spark.sql.adaptive.optimizer.excludedRules"
@@ -76,7 +77,14 @@ def dlq_limits(p: m.Pipeline) -> DlqLimits | None:
 def compile_pipeline(p: m.Pipeline, base: Path | None = None) -> Compiled:
     """`base`: the folder relative source paths resolve against, where the compiler reads
     the CSV sources' headers for their undeclared columns (codegen/unmapped.py); None
-    reads no file."""
+    reads no file. The CXL modules the pipeline imports are found in its workspace (the
+    pipeline file's folder, as Clinker's default) and admitted for this compile only."""
+    workspace = Path(p.file).parent
+    with module_scope.admitted(Modules(RulesSetting(workspace, p.rules_path))):
+        return _compile(p, base)
+
+
+def _compile(p: m.Pipeline, base: Path | None) -> Compiled:
     p = resolve_sink_paths(p)
     order, warnings = check_pipeline(p, base)  # E-SEC-001 before any file is read
     compiled = Compiled(pipeline=p.name, file=p.file, strategy=p.error_handling.strategy,

@@ -358,6 +358,9 @@ class Pipeline:
     # absolute paths (and URIs) are refused (E-SEC-001) unless the loader was told to
     # allow them (--allow-absolute-paths or CLINKER_ALLOW_ABSOLUTE_PATHS, as in Clinker)
     allow_absolute_paths: bool = False
+    # the folder CXL modules (`use a.b`) are found under, relative to the workspace:
+    # `--rules-path` when given, else `pipeline.rules_path` (cxl/modules.py)
+    rules_path: str | None = None
 
     def node(self, name: str) -> Node:
         for n in self.nodes:

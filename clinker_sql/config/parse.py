@@ -60,11 +60,13 @@ def parse_pipeline(text: str, file: str, allow_absolute_paths: bool = False) -> 
             meta.raw(key)
             raise fail(code, f"pipeline.{key} is not supported", meta.key_loc(key))
     for ignored in ("memory", "batch_size", "concurrency", "metrics", "date_formats",
-                    "rules_path", "_notes"):
+                    "_notes"):
         meta.raw(ignored)  # engine tuning: Spark owns memory and parallelism
-    rules = meta.raw("rules_path")  # not read, but checked as Clinker checks it
+    rules = meta.raw("rules_path")  # where CXL modules are found (cxl/modules.py)
+    rules_path = None
     if isinstance(rules, YScalar) and isinstance(rules.value, str):
         check_path(rules.value, "pipeline.rules_path", rules.loc, allow_absolute_paths)
+        rules_path = rules.value
     variables = _vars(meta.raw("vars"))
     meta.done()
     nodes_node = root.raw("nodes", required=True)
@@ -76,7 +78,8 @@ def parse_pipeline(text: str, file: str, allow_absolute_paths: bool = False) -> 
     root.raw("_notes")
     root.done()
     return m.Pipeline(name=name, file=file, nodes=nodes, error_handling=eh, vars=variables,
-                      warnings=tuple(ctx.warnings), allow_absolute_paths=allow_absolute_paths)
+                      warnings=tuple(ctx.warnings), allow_absolute_paths=allow_absolute_paths,
+                      rules_path=rules_path)
 
 
 def _vars(node: YNode | None) -> tuple[m.VarDecl, ...]:

@@ -184,6 +184,15 @@ class Use(Stmt):
 
 
 @dataclass(frozen=True)
+class FnDecl(Stmt):
+    """A module's `fn name(params) = body`: one pure expression."""
+
+    name: str
+    params: tuple[str, ...]
+    body: Expr
+
+
+@dataclass(frozen=True)
 class ExprStmt(Stmt):
     expr: Expr
 
@@ -191,6 +200,15 @@ class ExprStmt(Stmt):
 @dataclass(frozen=True)
 class Program:
     statements: tuple[Stmt, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class ModuleFile:
+    """A `.cxl` module file: its imports first, then constants and functions."""
+
+    uses: tuple[Use, ...]
+    constants: tuple[Let, ...]
+    functions: tuple[FnDecl, ...]
 
 
 def walk(node: object) -> Iterator[object]:

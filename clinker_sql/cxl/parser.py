@@ -12,7 +12,7 @@ from dataclasses import fields
 from functools import lru_cache
 
 from clinker_sql.cxl import ast as a
-from clinker_sql.cxl import nested_key
+from clinker_sql.cxl import module_scope, nested_key
 from clinker_sql.cxl.errors import CxlError
 from clinker_sql.cxl.lexer import Token, tokenize
 
@@ -44,12 +44,26 @@ def _level(tok: Token) -> int | None:
     return None
 
 
-@lru_cache(maxsize=1024)
 def parse_program(text: str) -> a.Program:
-    """A whole CXL program (immutable, so one parse serves every pass that reads it)."""
+    """A whole CXL program, its module references (`use`) resolved by the modules the
+    compile admitted (cxl/module_scope.py)."""
+    return module_scope.resolve(_parse_program(text))
+
+
+@lru_cache(maxsize=1024)
+def _parse_program(text: str) -> a.Program:
+    """Immutable, so one parse serves every pass that reads it."""
     program = _Parser(tokenize(text)).program()
     check_height(program)
     return program
+
+
+def parse_module(text: str) -> a.ModuleFile:
+    """A `.cxl` module file (cxl/modules.py)."""
+    module = _Parser(tokenize(text)).module()
+    for declaration in module.constants + module.functions:
+        check_height(declaration)
+    return module
 
 
 def parse_expression(text: str) -> a.Expr:
@@ -256,27 +270,70 @@ class _Parser:
                 guard = self.or_expr()
             return a.Trace(pos, level, guard, self.expr())
         if tok.is_("KW", "use"):
-            self.next()
-            parts = [self.name_token().value]
-            while self.accept("PUNCT", ".") or self.accept("PUNCT", "::"):
-                parts.append(self.name_token().value)
-            alias = None
-            if self.accept("KW", "as"):
-                alias = self.name_token().value
-            return a.Use(pos, tuple(parts), alias)
+            return self.use_stmt()
         if tok.is_("KW", "fn"):
-            self.next()
-            self.name_token()
-            self.expect("PUNCT", "(")
-            while not self.at_punct(")"):
-                self.name_token()
-                if not self.accept("PUNCT", ","):
-                    break
-            self.expect("PUNCT", ")")
-            self.expect("PUNCT", "=")
-            self.expr()
+            self.fn_decl()
             return None  # functions in a program are parsed and discarded (spec §2)
         return a.ExprStmt(pos, self.expr())
+
+    def use_stmt(self) -> a.Use:
+        pos = self.pos(self.next())
+        parts = [self.name_token().value]
+        while self.accept("PUNCT", ".") or self.accept("PUNCT", "::"):
+            parts.append(self.name_token().value)
+        alias = None
+        if self.accept("KW", "as"):
+            alias = self.name_token().value
+        return a.Use(pos, tuple(parts), alias)
+
+    def fn_decl(self) -> a.FnDecl:
+        pos = self.pos(self.next())
+        name = self.name_token().value
+        self.expect("PUNCT", "(")
+        params: list[str] = []
+        while not self.at_punct(")"):
+            params.append(self.name_token().value)
+            if not self.accept("PUNCT", ","):
+                break
+        self.expect("PUNCT", ")")
+        self.expect("PUNCT", "=")
+        self.skip_newlines()  # the body may start on the next line, as in Clinker's docs
+        return a.FnDecl(pos, name, tuple(params), self.expr())
+
+    def module(self) -> a.ModuleFile:
+        """A module file holds `use` imports, then `let` constants and `fn` declarations
+        (Clinker's Parser::parse_module): nothing that emits, filters or logs."""
+        uses: list[a.Use] = []
+        constants: list[a.Let] = []
+        functions: list[a.FnDecl] = []
+        while True:
+            self.skip_newlines()
+            tok = self.peek()
+            if tok.kind == "EOF":
+                return a.ModuleFile(tuple(uses), tuple(constants), tuple(functions))
+            if tok.is_("KW", "use"):
+                if constants or functions:
+                    raise self.error(tok, "use must appear before module declarations",
+                                     "move this use statement before every fn and let "
+                                     "declaration")
+                uses.append(self.use_stmt())
+            elif tok.is_("KW", "let"):
+                pos = self.pos(self.next())
+                name = self.expect("IDENT", what="a name after 'let'").value
+                self.expect("PUNCT", "=")
+                constants.append(a.Let(pos, name, self.expr()))
+            elif tok.is_("KW", "fn"):
+                functions.append(self.fn_decl())
+            elif tok.kind == "KW" and tok.value in ("emit", "trace", "filter", "distinct"):
+                raise self.error(tok, f"{tok.value} is not allowed in module files",
+                                 "module files hold only fn declarations and let constants: "
+                                 "modules are pure")
+            else:
+                raise self.error(tok, f"unexpected {self.describe(tok)} in module file",
+                                 "use 'fn name(params) = expr' or 'let NAME = value'")
+            if self.peek().kind not in ("NL", "EOF"):
+                raise self.error(self.peek(), f"unexpected {self.describe(self.peek())} "
+                                 "after the declaration")
 
     def emit_each(self, pos: a.Pos) -> a.Stmt:
         each = self.next()

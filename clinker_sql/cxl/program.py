@@ -32,9 +32,9 @@ DEFAULT_MAX_EXPANSION = 10_000
 # limit leaves room for an expression at the parser's MAX_NESTING (128 operators: SQL 133
 # levels deep with its faults).
 MAX_SQL_DEPTH = 160
-MODULES = ("modules (`use {path}`) are not supported: the specification does not say where "
-           "a module file is found (the rules_path layout and lookup) nor which diagnostics a "
-           "missing module, a private import or an import cycle gets")
+# a pipeline's compile resolves every `use` where the program is parsed
+# (cxl/module_scope.py); a program lowered on its own has no workspace to find modules in
+MODULES = "modules (`use {path}`) are resolved only when a pipeline file is compiled"
 
 
 @dataclass(frozen=True)
@@ -164,7 +164,7 @@ def lower_program(text: str, scope: Scope, *, fanout: bool = False,
                 order.setdefault(e.name, e)
         elif isinstance(stmt, a.Use):
             raise error("CS001", MODULES.format(path=".".join(stmt.path)), stmt,
-                        "inline the module's functions and constants into the cxl")
+                        "compile the pipeline file that holds this program")
         else:  # pragma: no cover - parser produces nothing else
             raise CxlError("E202", "unexpected statement", stmt.pos.line, stmt.pos.col)
     out.columns = _columns(out, fan, order)

@@ -67,11 +67,13 @@ def test_rejected(text, code):
     assert code_of(text) == code
 
 
-def test_modules_diagnostic_names_the_module_and_the_gap():
+def test_use_outside_a_pipeline_compile_names_the_module():
+    """A program lowered on its own has no workspace to find modules in; a pipeline's
+    compile resolves them (tests/cxl/test_modules.py)."""
     with pytest.raises(CxlError) as info:
         lower("use shared.rules as r")
     assert "use shared.rules" in info.value.message
-    assert "where a module file is found" in info.value.message
+    assert "resolved only when a pipeline file is compiled" in info.value.message
     assert (info.value.line, info.value.col) == (1, 1)
 
 
