@@ -19,6 +19,75 @@ SET spark.sql.legacy.storeAnalyzedPlanForView=true;
 
 SET spark.sql.adaptive.optimizer.excludedRules=org.apache.spark.sql.execution.adaptive.AQEPropagateEmptyRelation;
 
+-- The DLQ message of a failed CXL to_*() conversion: the value as text and the target type.
+CREATE OR REPLACE TEMPORARY FUNCTION cxl_conversion_failed(
+    text STRING,
+    target STRING
+)
+RETURNS STRING
+RETURN CONCAT('conversion failed: cannot convert \'', text, '\' to ', target);
+
+-- CXL round(n) / round_to(n) on a Float: (x * 10^n).round() / 10^n on the binary product, half away from zero; NaN when 10^n is 0.
+CREATE OR REPLACE TEMPORARY FUNCTION cxl_float_round(
+    x DOUBLE,
+    n BIGINT
+)
+RETURNS DOUBLE
+RETURN CASE
+  WHEN x IS NULL
+  THEN NULL
+  WHEN POWER(CAST('10.0' AS DOUBLE), n) = CAST('0.0' AS DOUBLE)
+  THEN CAST('NaN' AS DOUBLE)
+  ELSE ROUND(x * POWER(CAST('10.0' AS DOUBLE), n), 0) / POWER(CAST('10.0' AS DOUBLE), n)
+END;
+
+-- CXL to_string() of a Float, as Rust's shortest round-trip Display prints it: no exponent, no trailing `.0`. Spark writes Java's digits, plainly from 1e-3 to 1e7 (there only a trailing `.0` goes); outside that range a decimal of the right scale spells out its exponent.
+CREATE OR REPLACE TEMPORARY FUNCTION cxl_float_text(
+    x DOUBLE
+)
+RETURNS STRING
+RETURN CASE
+  WHEN x IS NULL
+  THEN CAST(NULL AS STRING)
+  WHEN ISNAN(x)
+  THEN 'NaN'
+  WHEN x = CAST('Infinity' AS DOUBLE)
+  THEN 'inf'
+  WHEN x = CAST('-Infinity' AS DOUBLE)
+  THEN '-inf'
+  WHEN LOCATE('E', CAST(x AS STRING)) = 0
+  THEN CASE
+    WHEN CAST(x AS STRING) LIKE '%.0'
+    THEN SUBSTRING(CAST(x AS STRING), 1, LENGTH(CAST(x AS STRING)) - 2)
+    ELSE CAST(x AS STRING)
+  END
+  ELSE COALESCE(
+    REGEXP_REPLACE(
+      REGEXP_REPLACE(
+        CASE
+          WHEN ABS(x) >= CAST('1e+18' AS DOUBLE)
+          THEN CAST(TRY_CAST(CAST(x AS STRING) AS DECIMAL(38, 0)) AS STRING)
+          WHEN ABS(x) >= CAST('0.01' AS DOUBLE)
+          THEN CAST(TRY_CAST(CAST(x AS STRING) AS DECIMAL(38, 18)) AS STRING)
+          ELSE CAST(TRY_CAST(CAST(x AS STRING) AS DECIMAL(38, 37)) AS STRING)
+        END,
+        '(\\.[0-9]*?)0+$',
+        '$1'
+      ),
+      '\\.$',
+      ''
+    ),
+    CAST(x AS STRING)
+  )
+END;
+
+-- CXL to_int() / try_int() on a String: Rust's strict i64 parse (an optional sign and digits, nothing else, no blanks); NULL when it does not parse or is out of range.
+CREATE OR REPLACE TEMPORARY FUNCTION cxl_string_to_int(
+    s STRING
+)
+RETURNS BIGINT
+RETURN CASE WHEN COALESCE(s RLIKE '^[+-]?[0-9]+\\z', FALSE) THEN TRY_CAST(s AS BIGINT) END;
+
 -- source employees: read csv as text
 CREATE OR REPLACE TEMPORARY VIEW `employees.scan`
 USING CSV
@@ -596,21 +665,9 @@ SELECT
   END AS `$out.tier`,
   CASE
     WHEN `$live`
-    THEN GET(
-      TRANSFORM(
-        ARRAY(CAST(`$shared.0` AS DOUBLE) * COALESCE(`bonus_pct`, CAST('0.0' AS DOUBLE))),
-        `_cxl_s1` -> CASE
-          WHEN `_cxl_s1` IS NULL
-          THEN NULL
-          WHEN POWER(CAST('10.0' AS DOUBLE), COALESCE(CAST(2 AS BIGINT), CAST(0 AS BIGINT))) = CAST('0.0' AS DOUBLE)
-          THEN CAST('NaN' AS DOUBLE)
-          ELSE ROUND(
-            `_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), COALESCE(CAST(2 AS BIGINT), CAST(0 AS BIGINT))),
-            0
-          ) / POWER(CAST('10.0' AS DOUBLE), COALESCE(CAST(2 AS BIGINT), CAST(0 AS BIGINT)))
-        END
-      ),
-      0
+    THEN CXL_FLOAT_ROUND(
+      CAST(`$shared.0` AS DOUBLE) * COALESCE(`bonus_pct`, CAST('0.0' AS DOUBLE)),
+      COALESCE(CAST(2 AS BIGINT), CAST(0 AS BIGINT))
     )
   END AS `$out.bonus`,
   CASE WHEN `$live` THEN CAST(YEAR(`hired`) AS BIGINT) END AS `$out.hired_year`,
@@ -641,12 +698,7 @@ SELECT
       )
       THEN STRUCT(
         'type_coercion_failure' AS category,
-        CONCAT(
-          'row ',
-          CAST(`$source.row` AS STRING),
-          ': ',
-          CONCAT('conversion failed: cannot convert \'', `salary`, '\' to Int')
-        ) AS detail,
+        CONCAT('row ', CAST(`$source.row` AS STRING), ': ', CXL_CONVERSION_FAILED(`salary`, 'Int')) AS detail,
         CAST(NULL AS STRING) AS field,
         `salary` AS value
       )
@@ -655,10 +707,7 @@ SELECT
 FROM (
   SELECT
     *,
-    CASE
-      WHEN COALESCE(`salary` RLIKE '^[+-]?[0-9]+\\z', FALSE)
-      THEN TRY_CAST(`salary` AS BIGINT)
-    END AS `$shared.0`
+    CXL_STRING_TO_INT(`salary`) AS `$shared.0`
   FROM `employees.carry`
 ) AS `input`;
 
@@ -708,40 +757,7 @@ SELECT
         'hired',
         CAST(`hired` AS STRING),
         'bonus_pct',
-        CASE
-          WHEN `bonus_pct` IS NULL
-          THEN CAST(NULL AS STRING)
-          WHEN ISNAN(`bonus_pct`)
-          THEN 'NaN'
-          WHEN `bonus_pct` = CAST('Infinity' AS DOUBLE)
-          THEN 'inf'
-          WHEN `bonus_pct` = CAST('-Infinity' AS DOUBLE)
-          THEN '-inf'
-          WHEN LOCATE('E', CAST(`bonus_pct` AS STRING)) = 0
-          THEN CASE
-            WHEN CAST(`bonus_pct` AS STRING) LIKE '%.0'
-            THEN SUBSTRING(CAST(`bonus_pct` AS STRING), 1, LENGTH(CAST(`bonus_pct` AS STRING)) - 2)
-            ELSE CAST(`bonus_pct` AS STRING)
-          END
-          ELSE COALESCE(
-            REGEXP_REPLACE(
-              REGEXP_REPLACE(
-                CASE
-                  WHEN ABS(`bonus_pct`) >= CAST('1e+18' AS DOUBLE)
-                  THEN CAST(TRY_CAST(CAST(`bonus_pct` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-                  WHEN ABS(`bonus_pct`) >= CAST('0.01' AS DOUBLE)
-                  THEN CAST(TRY_CAST(CAST(`bonus_pct` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-                  ELSE CAST(TRY_CAST(CAST(`bonus_pct` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-                END,
-                '(\\.[0-9]*?)0+$',
-                '$1'
-              ),
-              '\\.$',
-              ''
-            ),
-            CAST(`bonus_pct` AS STRING)
-          )
-        END,
+        CXL_FLOAT_TEXT(`bonus_pct`),
         'active',
         CAST(`active` AS STRING)
       ) AS MAP<STRING, STRING>) AS `$payload`
@@ -1039,43 +1055,7 @@ FROM (
         END,
         COALESCE(CAST(`salary` AS STRING), ''),
         COALESCE(CAST(`hired` AS STRING), ''),
-        COALESCE(
-          CASE
-            WHEN `bonus_pct` IS NULL
-            THEN CAST(NULL AS STRING)
-            WHEN ISNAN(`bonus_pct`)
-            THEN 'NaN'
-            WHEN `bonus_pct` = CAST('Infinity' AS DOUBLE)
-            THEN 'inf'
-            WHEN `bonus_pct` = CAST('-Infinity' AS DOUBLE)
-            THEN '-inf'
-            WHEN LOCATE('E', CAST(`bonus_pct` AS STRING)) = 0
-            THEN CASE
-              WHEN CAST(`bonus_pct` AS STRING) LIKE '%.0'
-              THEN SUBSTRING(CAST(`bonus_pct` AS STRING), 1, LENGTH(CAST(`bonus_pct` AS STRING)) - 2)
-              ELSE CAST(`bonus_pct` AS STRING)
-            END
-            ELSE COALESCE(
-              REGEXP_REPLACE(
-                REGEXP_REPLACE(
-                  CASE
-                    WHEN ABS(`bonus_pct`) >= CAST('1e+18' AS DOUBLE)
-                    THEN CAST(TRY_CAST(CAST(`bonus_pct` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-                    WHEN ABS(`bonus_pct`) >= CAST('0.01' AS DOUBLE)
-                    THEN CAST(TRY_CAST(CAST(`bonus_pct` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-                    ELSE CAST(TRY_CAST(CAST(`bonus_pct` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-                  END,
-                  '(\\.[0-9]*?)0+$',
-                  '$1'
-                ),
-                '\\.$',
-                ''
-              ),
-              CAST(`bonus_pct` AS STRING)
-            )
-          END,
-          ''
-        ),
+        COALESCE(CXL_FLOAT_TEXT(`bonus_pct`), ''),
         COALESCE(CAST(`active` AS STRING), ''),
         CASE
           WHEN `tier` IS NULL
@@ -1087,43 +1067,7 @@ FROM (
           THEN CONCAT('"', REPLACE(`tier`, '"', '""'), '"')
           ELSE `tier`
         END,
-        COALESCE(
-          CASE
-            WHEN `bonus` IS NULL
-            THEN CAST(NULL AS STRING)
-            WHEN ISNAN(`bonus`)
-            THEN 'NaN'
-            WHEN `bonus` = CAST('Infinity' AS DOUBLE)
-            THEN 'inf'
-            WHEN `bonus` = CAST('-Infinity' AS DOUBLE)
-            THEN '-inf'
-            WHEN LOCATE('E', CAST(`bonus` AS STRING)) = 0
-            THEN CASE
-              WHEN CAST(`bonus` AS STRING) LIKE '%.0'
-              THEN SUBSTRING(CAST(`bonus` AS STRING), 1, LENGTH(CAST(`bonus` AS STRING)) - 2)
-              ELSE CAST(`bonus` AS STRING)
-            END
-            ELSE COALESCE(
-              REGEXP_REPLACE(
-                REGEXP_REPLACE(
-                  CASE
-                    WHEN ABS(`bonus`) >= CAST('1e+18' AS DOUBLE)
-                    THEN CAST(TRY_CAST(CAST(`bonus` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-                    WHEN ABS(`bonus`) >= CAST('0.01' AS DOUBLE)
-                    THEN CAST(TRY_CAST(CAST(`bonus` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-                    ELSE CAST(TRY_CAST(CAST(`bonus` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-                  END,
-                  '(\\.[0-9]*?)0+$',
-                  '$1'
-                ),
-                '\\.$',
-                ''
-              ),
-              CAST(`bonus` AS STRING)
-            )
-          END,
-          ''
-        ),
+        COALESCE(CXL_FLOAT_TEXT(`bonus`), ''),
         COALESCE(CAST(`hired_year` AS STRING), ''),
         CASE
           WHEN `team` IS NULL
@@ -1173,102 +1117,120 @@ ORDER BY
   `$k0`,
   `$k1`;
 
--- DLQ: write ./out/dlq.csv (one record layout; sorted in one partition, chosen for speed)
+-- DLQ: write ./out/dlq.csv with its header line; one record layout (sorted in one partition, chosen for speed)
 INSERT OVERWRITE DIRECTORY './out/dlq.csv.clinker-staging' USING text
 SELECT /*+ REPARTITION(1) */
-  CONCAT_WS(
-    ',',
-    COALESCE(UUID(), ''),
-    COALESCE(DATE_FORMAT(CURRENT_TIMESTAMP(), 'yyyy-MM-dd\'T\'HH:mm:ss\'Z\''), ''),
-    CASE
-      WHEN `_cxl_dlq_source_file` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_file`, ',')
-      OR CONTAINS(`_cxl_dlq_source_file`, '"')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_file`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_file`
-    END,
-    CASE
-      WHEN `_cxl_dlq_source_name` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_name`, ',')
-      OR CONTAINS(`_cxl_dlq_source_name`, '"')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_name`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_name`
-    END,
-    COALESCE(
-      CAST(CASE
-        WHEN `$source.order` = CAST('-1' AS BIGINT)
-        THEN CAST(0 AS BIGINT)
-        ELSE `_cxl_dlq_source_row`
-      END AS STRING),
-      ''
-    ),
-    CASE
-      WHEN `_cxl_dlq_triggering_field` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_field`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_field`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_field`
-    END,
-    CASE
-      WHEN `_cxl_dlq_triggering_value` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_value`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_value`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_value`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_category` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_category`, ',')
-      OR CONTAINS(`_cxl_dlq_error_category`, '"')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_category`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_category`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_detail` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_detail`, ',')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '"')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_detail`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_detail`
-    END,
-    CASE
-      WHEN `_cxl_dlq_stage` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_stage`, ',')
-      OR CONTAINS(`_cxl_dlq_stage`, '"')
-      OR CONTAINS(`_cxl_dlq_stage`, '\n')
-      OR CONTAINS(`_cxl_dlq_stage`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_stage`, '"', '""'), '"')
-      ELSE `_cxl_dlq_stage`
-    END,
-    CASE
-      WHEN `_cxl_dlq_route` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_route`, ',')
-      OR CONTAINS(`_cxl_dlq_route`, '"')
-      OR CONTAINS(`_cxl_dlq_route`, '\n')
-      OR CONTAINS(`_cxl_dlq_route`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_route`, '"', '""'), '"')
-      ELSE `_cxl_dlq_route`
-    END,
-    COALESCE(CAST(`_cxl_dlq_trigger` AS STRING), ''),
+  CONCAT_WS(',', `$fields`, `id`, `name`, `dept`, `salary`, `hired`, `bonus_pct`, `active`) AS value
+FROM (
+  SELECT
+    '_cxl_dlq_id,_cxl_dlq_timestamp,_cxl_dlq_source_file,_cxl_dlq_source_name,_cxl_dlq_source_row,_cxl_dlq_triggering_field,_cxl_dlq_triggering_value,_cxl_dlq_error_category,_cxl_dlq_error_detail,_cxl_dlq_stage,_cxl_dlq_route,_cxl_dlq_trigger' AS `$fields`,
+    'id' AS `id`,
+    'name' AS `name`,
+    'dept' AS `dept`,
+    'salary' AS `salary`,
+    'hired' AS `hired`,
+    'bonus_pct' AS `bonus_pct`,
+    'active' AS `active`,
+    TRUE AS `$header`,
+    NULL AS `$layout`,
+    NULL AS `$source.order`,
+    NULL AS `_cxl_dlq_source_row`
+  UNION ALL
+  SELECT
+    CONCAT_WS(
+      ',',
+      COALESCE(UUID(), ''),
+      COALESCE(DATE_FORMAT(CURRENT_TIMESTAMP(), 'yyyy-MM-dd\'T\'HH:mm:ss\'Z\''), ''),
+      CASE
+        WHEN `_cxl_dlq_source_file` IS NULL
+        THEN ''
+        WHEN CONTAINS(`_cxl_dlq_source_file`, ',')
+        OR CONTAINS(`_cxl_dlq_source_file`, '"')
+        OR CONTAINS(`_cxl_dlq_source_file`, '\n')
+        OR CONTAINS(`_cxl_dlq_source_file`, '\r')
+        THEN CONCAT('"', REPLACE(`_cxl_dlq_source_file`, '"', '""'), '"')
+        ELSE `_cxl_dlq_source_file`
+      END,
+      CASE
+        WHEN `_cxl_dlq_source_name` IS NULL
+        THEN ''
+        WHEN CONTAINS(`_cxl_dlq_source_name`, ',')
+        OR CONTAINS(`_cxl_dlq_source_name`, '"')
+        OR CONTAINS(`_cxl_dlq_source_name`, '\n')
+        OR CONTAINS(`_cxl_dlq_source_name`, '\r')
+        THEN CONCAT('"', REPLACE(`_cxl_dlq_source_name`, '"', '""'), '"')
+        ELSE `_cxl_dlq_source_name`
+      END,
+      COALESCE(
+        CAST(CASE
+          WHEN `$source.order` = CAST('-1' AS BIGINT)
+          THEN CAST(0 AS BIGINT)
+          ELSE `_cxl_dlq_source_row`
+        END AS STRING),
+        ''
+      ),
+      CASE
+        WHEN `_cxl_dlq_triggering_field` IS NULL
+        THEN ''
+        WHEN CONTAINS(`_cxl_dlq_triggering_field`, ',')
+        OR CONTAINS(`_cxl_dlq_triggering_field`, '"')
+        OR CONTAINS(`_cxl_dlq_triggering_field`, '\n')
+        OR CONTAINS(`_cxl_dlq_triggering_field`, '\r')
+        THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_field`, '"', '""'), '"')
+        ELSE `_cxl_dlq_triggering_field`
+      END,
+      CASE
+        WHEN `_cxl_dlq_triggering_value` IS NULL
+        THEN ''
+        WHEN CONTAINS(`_cxl_dlq_triggering_value`, ',')
+        OR CONTAINS(`_cxl_dlq_triggering_value`, '"')
+        OR CONTAINS(`_cxl_dlq_triggering_value`, '\n')
+        OR CONTAINS(`_cxl_dlq_triggering_value`, '\r')
+        THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_value`, '"', '""'), '"')
+        ELSE `_cxl_dlq_triggering_value`
+      END,
+      CASE
+        WHEN `_cxl_dlq_error_category` IS NULL
+        THEN ''
+        WHEN CONTAINS(`_cxl_dlq_error_category`, ',')
+        OR CONTAINS(`_cxl_dlq_error_category`, '"')
+        OR CONTAINS(`_cxl_dlq_error_category`, '\n')
+        OR CONTAINS(`_cxl_dlq_error_category`, '\r')
+        THEN CONCAT('"', REPLACE(`_cxl_dlq_error_category`, '"', '""'), '"')
+        ELSE `_cxl_dlq_error_category`
+      END,
+      CASE
+        WHEN `_cxl_dlq_error_detail` IS NULL
+        THEN ''
+        WHEN CONTAINS(`_cxl_dlq_error_detail`, ',')
+        OR CONTAINS(`_cxl_dlq_error_detail`, '"')
+        OR CONTAINS(`_cxl_dlq_error_detail`, '\n')
+        OR CONTAINS(`_cxl_dlq_error_detail`, '\r')
+        THEN CONCAT('"', REPLACE(`_cxl_dlq_error_detail`, '"', '""'), '"')
+        ELSE `_cxl_dlq_error_detail`
+      END,
+      CASE
+        WHEN `_cxl_dlq_stage` IS NULL
+        THEN ''
+        WHEN CONTAINS(`_cxl_dlq_stage`, ',')
+        OR CONTAINS(`_cxl_dlq_stage`, '"')
+        OR CONTAINS(`_cxl_dlq_stage`, '\n')
+        OR CONTAINS(`_cxl_dlq_stage`, '\r')
+        THEN CONCAT('"', REPLACE(`_cxl_dlq_stage`, '"', '""'), '"')
+        ELSE `_cxl_dlq_stage`
+      END,
+      CASE
+        WHEN `_cxl_dlq_route` IS NULL
+        THEN ''
+        WHEN CONTAINS(`_cxl_dlq_route`, ',')
+        OR CONTAINS(`_cxl_dlq_route`, '"')
+        OR CONTAINS(`_cxl_dlq_route`, '\n')
+        OR CONTAINS(`_cxl_dlq_route`, '\r')
+        THEN CONCAT('"', REPLACE(`_cxl_dlq_route`, '"', '""'), '"')
+        ELSE `_cxl_dlq_route`
+      END,
+      COALESCE(CAST(`_cxl_dlq_trigger` AS STRING), '')
+    ) AS `$fields`,
     CASE
       WHEN `id` IS NULL
       THEN ''
@@ -1278,7 +1240,7 @@ SELECT /*+ REPARTITION(1) */
       OR CONTAINS(`id`, '\r')
       THEN CONCAT('"', REPLACE(`id`, '"', '""'), '"')
       ELSE `id`
-    END,
+    END AS `id`,
     CASE
       WHEN `name` IS NULL
       THEN ''
@@ -1288,7 +1250,7 @@ SELECT /*+ REPARTITION(1) */
       OR CONTAINS(`name`, '\r')
       THEN CONCAT('"', REPLACE(`name`, '"', '""'), '"')
       ELSE `name`
-    END,
+    END AS `name`,
     CASE
       WHEN `dept` IS NULL
       THEN ''
@@ -1298,7 +1260,7 @@ SELECT /*+ REPARTITION(1) */
       OR CONTAINS(`dept`, '\r')
       THEN CONCAT('"', REPLACE(`dept`, '"', '""'), '"')
       ELSE `dept`
-    END,
+    END AS `dept`,
     CASE
       WHEN `salary` IS NULL
       THEN ''
@@ -1308,7 +1270,7 @@ SELECT /*+ REPARTITION(1) */
       OR CONTAINS(`salary`, '\r')
       THEN CONCAT('"', REPLACE(`salary`, '"', '""'), '"')
       ELSE `salary`
-    END,
+    END AS `salary`,
     CASE
       WHEN `hired` IS NULL
       THEN ''
@@ -1318,7 +1280,7 @@ SELECT /*+ REPARTITION(1) */
       OR CONTAINS(`hired`, '\r')
       THEN CONCAT('"', REPLACE(`hired`, '"', '""'), '"')
       ELSE `hired`
-    END,
+    END AS `hired`,
     CASE
       WHEN `bonus_pct` IS NULL
       THEN ''
@@ -1328,7 +1290,7 @@ SELECT /*+ REPARTITION(1) */
       OR CONTAINS(`bonus_pct`, '\r')
       THEN CONCAT('"', REPLACE(`bonus_pct`, '"', '""'), '"')
       ELSE `bonus_pct`
-    END,
+    END AS `bonus_pct`,
     CASE
       WHEN `active` IS NULL
       THEN ''
@@ -1338,10 +1300,15 @@ SELECT /*+ REPARTITION(1) */
       OR CONTAINS(`active`, '\r')
       THEN CONCAT('"', REPLACE(`active`, '"', '""'), '"')
       ELSE `active`
-    END
-  ) AS value
-FROM `$pipeline.dlq`
+    END AS `active`,
+    FALSE AS `$header`,
+    `$layout`,
+    `$source.order`,
+    `_cxl_dlq_source_row`
+  FROM `$pipeline.dlq`
+) AS lines
 ORDER BY
+  `$header` DESC,
   `$source.order`,
   `_cxl_dlq_source_row`;
 

@@ -19,6 +19,60 @@ SET spark.sql.legacy.storeAnalyzedPlanForView=true;
 
 SET spark.sql.adaptive.optimizer.excludedRules=org.apache.spark.sql.execution.adaptive.AQEPropagateEmptyRelation;
 
+-- CXL round(n) / round_to(n) on a Float: (x * 10^n).round() / 10^n on the binary product, half away from zero; NaN when 10^n is 0.
+CREATE OR REPLACE TEMPORARY FUNCTION cxl_float_round(
+    x DOUBLE,
+    n BIGINT
+)
+RETURNS DOUBLE
+RETURN CASE
+  WHEN x IS NULL
+  THEN NULL
+  WHEN POWER(CAST('10.0' AS DOUBLE), n) = CAST('0.0' AS DOUBLE)
+  THEN CAST('NaN' AS DOUBLE)
+  ELSE ROUND(x * POWER(CAST('10.0' AS DOUBLE), n), 0) / POWER(CAST('10.0' AS DOUBLE), n)
+END;
+
+-- CXL to_string() of a Float, as Rust's shortest round-trip Display prints it: no exponent, no trailing `.0`. Spark writes Java's digits, plainly from 1e-3 to 1e7 (there only a trailing `.0` goes); outside that range a decimal of the right scale spells out its exponent.
+CREATE OR REPLACE TEMPORARY FUNCTION cxl_float_text(
+    x DOUBLE
+)
+RETURNS STRING
+RETURN CASE
+  WHEN x IS NULL
+  THEN CAST(NULL AS STRING)
+  WHEN ISNAN(x)
+  THEN 'NaN'
+  WHEN x = CAST('Infinity' AS DOUBLE)
+  THEN 'inf'
+  WHEN x = CAST('-Infinity' AS DOUBLE)
+  THEN '-inf'
+  WHEN LOCATE('E', CAST(x AS STRING)) = 0
+  THEN CASE
+    WHEN CAST(x AS STRING) LIKE '%.0'
+    THEN SUBSTRING(CAST(x AS STRING), 1, LENGTH(CAST(x AS STRING)) - 2)
+    ELSE CAST(x AS STRING)
+  END
+  ELSE COALESCE(
+    REGEXP_REPLACE(
+      REGEXP_REPLACE(
+        CASE
+          WHEN ABS(x) >= CAST('1e+18' AS DOUBLE)
+          THEN CAST(TRY_CAST(CAST(x AS STRING) AS DECIMAL(38, 0)) AS STRING)
+          WHEN ABS(x) >= CAST('0.01' AS DOUBLE)
+          THEN CAST(TRY_CAST(CAST(x AS STRING) AS DECIMAL(38, 18)) AS STRING)
+          ELSE CAST(TRY_CAST(CAST(x AS STRING) AS DECIMAL(38, 37)) AS STRING)
+        END,
+        '(\\.[0-9]*?)0+$',
+        '$1'
+      ),
+      '\\.$',
+      ''
+    ),
+    CAST(x AS STRING)
+  )
+END;
+
 -- source store_a: read csv as text
 CREATE OR REPLACE TEMPORARY VIEW `store_a.scan`
 USING CSV
@@ -2566,31 +2620,17 @@ SELECT
   `$source.order`,
   `$ck.sku`,
   `$source.name` AS `$out.store`,
-  GET(
-    TRANSFORM(
-      ARRAY(
-        CASE
-          WHEN COALESCE((
-            `cost` = CAST('0.0' AS DOUBLE)
-          ), FALSE)
-          THEN NULL
-          ELSE (
-            `price` - `cost`
-          ) / `cost`
-        END * CAST('100.0' AS DOUBLE)
-      ),
-      `_cxl_s1` -> CASE
-        WHEN `_cxl_s1` IS NULL
-        THEN NULL
-        WHEN POWER(CAST('10.0' AS DOUBLE), COALESCE(CAST(1 AS BIGINT), CAST(0 AS BIGINT))) = CAST('0.0' AS DOUBLE)
-        THEN CAST('NaN' AS DOUBLE)
-        ELSE ROUND(
-          `_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), COALESCE(CAST(1 AS BIGINT), CAST(0 AS BIGINT))),
-          0
-        ) / POWER(CAST('10.0' AS DOUBLE), COALESCE(CAST(1 AS BIGINT), CAST(0 AS BIGINT)))
-      END
-    ),
-    0
+  CXL_FLOAT_ROUND(
+    CASE
+      WHEN COALESCE((
+        `cost` = CAST('0.0' AS DOUBLE)
+      ), FALSE)
+      THEN NULL
+      ELSE (
+        `price` - `cost`
+      ) / `cost`
+    END * CAST('100.0' AS DOUBLE),
+    COALESCE(CAST(1 AS BIGINT), CAST(0 AS BIGINT))
   ) AS `$out.margin_pct`,
   CASE
     WHEN NOT `updated` IS NULL
@@ -2692,74 +2732,8 @@ SELECT
   TRUE AS `_cxl_dlq_trigger`,
   CAST(`$source.order` AS BIGINT) AS `$source.order`,
   `sku`,
-  CASE
-    WHEN `price` IS NULL
-    THEN CAST(NULL AS STRING)
-    WHEN ISNAN(`price`)
-    THEN 'NaN'
-    WHEN `price` = CAST('Infinity' AS DOUBLE)
-    THEN 'inf'
-    WHEN `price` = CAST('-Infinity' AS DOUBLE)
-    THEN '-inf'
-    WHEN LOCATE('E', CAST(`price` AS STRING)) = 0
-    THEN CASE
-      WHEN CAST(`price` AS STRING) LIKE '%.0'
-      THEN SUBSTRING(CAST(`price` AS STRING), 1, LENGTH(CAST(`price` AS STRING)) - 2)
-      ELSE CAST(`price` AS STRING)
-    END
-    ELSE COALESCE(
-      REGEXP_REPLACE(
-        REGEXP_REPLACE(
-          CASE
-            WHEN ABS(`price`) >= CAST('1e+18' AS DOUBLE)
-            THEN CAST(TRY_CAST(CAST(`price` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-            WHEN ABS(`price`) >= CAST('0.01' AS DOUBLE)
-            THEN CAST(TRY_CAST(CAST(`price` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-            ELSE CAST(TRY_CAST(CAST(`price` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-          END,
-          '(\\.[0-9]*?)0+$',
-          '$1'
-        ),
-        '\\.$',
-        ''
-      ),
-      CAST(`price` AS STRING)
-    )
-  END AS `price`,
-  CASE
-    WHEN `cost` IS NULL
-    THEN CAST(NULL AS STRING)
-    WHEN ISNAN(`cost`)
-    THEN 'NaN'
-    WHEN `cost` = CAST('Infinity' AS DOUBLE)
-    THEN 'inf'
-    WHEN `cost` = CAST('-Infinity' AS DOUBLE)
-    THEN '-inf'
-    WHEN LOCATE('E', CAST(`cost` AS STRING)) = 0
-    THEN CASE
-      WHEN CAST(`cost` AS STRING) LIKE '%.0'
-      THEN SUBSTRING(CAST(`cost` AS STRING), 1, LENGTH(CAST(`cost` AS STRING)) - 2)
-      ELSE CAST(`cost` AS STRING)
-    END
-    ELSE COALESCE(
-      REGEXP_REPLACE(
-        REGEXP_REPLACE(
-          CASE
-            WHEN ABS(`cost`) >= CAST('1e+18' AS DOUBLE)
-            THEN CAST(TRY_CAST(CAST(`cost` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-            WHEN ABS(`cost`) >= CAST('0.01' AS DOUBLE)
-            THEN CAST(TRY_CAST(CAST(`cost` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-            ELSE CAST(TRY_CAST(CAST(`cost` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-          END,
-          '(\\.[0-9]*?)0+$',
-          '$1'
-        ),
-        '\\.$',
-        ''
-      ),
-      CAST(`cost` AS STRING)
-    )
-  END AS `cost`,
+  CXL_FLOAT_TEXT(`price`) AS `price`,
+  CXL_FLOAT_TEXT(`cost`) AS `cost`,
   CONCAT(
     DATE_FORMAT(`updated`, 'yyyy-MM-dd\'T\'HH:mm:ss'),
     CASE
@@ -2911,109 +2885,10 @@ SELECT
   `$source.row`,
   `$source.order`,
   NULLIF(`$ck.sku`, '') AS `$ck.sku`,
-  CASE
-    WHEN `cost` IS NULL
-    THEN CAST(NULL AS STRING)
-    WHEN ISNAN(`cost`)
-    THEN 'NaN'
-    WHEN `cost` = CAST('Infinity' AS DOUBLE)
-    THEN 'inf'
-    WHEN `cost` = CAST('-Infinity' AS DOUBLE)
-    THEN '-inf'
-    WHEN LOCATE('E', CAST(`cost` AS STRING)) = 0
-    THEN CASE
-      WHEN CAST(`cost` AS STRING) LIKE '%.0'
-      THEN SUBSTRING(CAST(`cost` AS STRING), 1, LENGTH(CAST(`cost` AS STRING)) - 2)
-      ELSE CAST(`cost` AS STRING)
-    END
-    ELSE COALESCE(
-      REGEXP_REPLACE(
-        REGEXP_REPLACE(
-          CASE
-            WHEN ABS(`cost`) >= CAST('1e+18' AS DOUBLE)
-            THEN CAST(TRY_CAST(CAST(`cost` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-            WHEN ABS(`cost`) >= CAST('0.01' AS DOUBLE)
-            THEN CAST(TRY_CAST(CAST(`cost` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-            ELSE CAST(TRY_CAST(CAST(`cost` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-          END,
-          '(\\.[0-9]*?)0+$',
-          '$1'
-        ),
-        '\\.$',
-        ''
-      ),
-      CAST(`cost` AS STRING)
-    )
-  END AS `$payload.cost`,
+  CXL_FLOAT_TEXT(`cost`) AS `$payload.cost`,
   `flag` AS `$payload.flag`,
-  CASE
-    WHEN `margin_pct` IS NULL
-    THEN CAST(NULL AS STRING)
-    WHEN ISNAN(`margin_pct`)
-    THEN 'NaN'
-    WHEN `margin_pct` = CAST('Infinity' AS DOUBLE)
-    THEN 'inf'
-    WHEN `margin_pct` = CAST('-Infinity' AS DOUBLE)
-    THEN '-inf'
-    WHEN LOCATE('E', CAST(`margin_pct` AS STRING)) = 0
-    THEN CASE
-      WHEN CAST(`margin_pct` AS STRING) LIKE '%.0'
-      THEN SUBSTRING(CAST(`margin_pct` AS STRING), 1, LENGTH(CAST(`margin_pct` AS STRING)) - 2)
-      ELSE CAST(`margin_pct` AS STRING)
-    END
-    ELSE COALESCE(
-      REGEXP_REPLACE(
-        REGEXP_REPLACE(
-          CASE
-            WHEN ABS(`margin_pct`) >= CAST('1e+18' AS DOUBLE)
-            THEN CAST(TRY_CAST(CAST(`margin_pct` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-            WHEN ABS(`margin_pct`) >= CAST('0.01' AS DOUBLE)
-            THEN CAST(TRY_CAST(CAST(`margin_pct` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-            ELSE CAST(TRY_CAST(CAST(`margin_pct` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-          END,
-          '(\\.[0-9]*?)0+$',
-          '$1'
-        ),
-        '\\.$',
-        ''
-      ),
-      CAST(`margin_pct` AS STRING)
-    )
-  END AS `$payload.margin_pct`,
-  CASE
-    WHEN `price` IS NULL
-    THEN CAST(NULL AS STRING)
-    WHEN ISNAN(`price`)
-    THEN 'NaN'
-    WHEN `price` = CAST('Infinity' AS DOUBLE)
-    THEN 'inf'
-    WHEN `price` = CAST('-Infinity' AS DOUBLE)
-    THEN '-inf'
-    WHEN LOCATE('E', CAST(`price` AS STRING)) = 0
-    THEN CASE
-      WHEN CAST(`price` AS STRING) LIKE '%.0'
-      THEN SUBSTRING(CAST(`price` AS STRING), 1, LENGTH(CAST(`price` AS STRING)) - 2)
-      ELSE CAST(`price` AS STRING)
-    END
-    ELSE COALESCE(
-      REGEXP_REPLACE(
-        REGEXP_REPLACE(
-          CASE
-            WHEN ABS(`price`) >= CAST('1e+18' AS DOUBLE)
-            THEN CAST(TRY_CAST(CAST(`price` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-            WHEN ABS(`price`) >= CAST('0.01' AS DOUBLE)
-            THEN CAST(TRY_CAST(CAST(`price` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-            ELSE CAST(TRY_CAST(CAST(`price` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-          END,
-          '(\\.[0-9]*?)0+$',
-          '$1'
-        ),
-        '\\.$',
-        ''
-      ),
-      CAST(`price` AS STRING)
-    )
-  END AS `$payload.price`,
+  CXL_FLOAT_TEXT(`margin_pct`) AS `$payload.margin_pct`,
+  CXL_FLOAT_TEXT(`price`) AS `$payload.price`,
   `sku` AS `$payload.sku`,
   `store` AS `$payload.store`,
   CONCAT(
@@ -3037,109 +2912,10 @@ SELECT
   `$source.row`,
   `$source.order`,
   NULLIF(`$ck.sku`, '') AS `$ck.sku`,
-  CASE
-    WHEN `cost` IS NULL
-    THEN CAST(NULL AS STRING)
-    WHEN ISNAN(`cost`)
-    THEN 'NaN'
-    WHEN `cost` = CAST('Infinity' AS DOUBLE)
-    THEN 'inf'
-    WHEN `cost` = CAST('-Infinity' AS DOUBLE)
-    THEN '-inf'
-    WHEN LOCATE('E', CAST(`cost` AS STRING)) = 0
-    THEN CASE
-      WHEN CAST(`cost` AS STRING) LIKE '%.0'
-      THEN SUBSTRING(CAST(`cost` AS STRING), 1, LENGTH(CAST(`cost` AS STRING)) - 2)
-      ELSE CAST(`cost` AS STRING)
-    END
-    ELSE COALESCE(
-      REGEXP_REPLACE(
-        REGEXP_REPLACE(
-          CASE
-            WHEN ABS(`cost`) >= CAST('1e+18' AS DOUBLE)
-            THEN CAST(TRY_CAST(CAST(`cost` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-            WHEN ABS(`cost`) >= CAST('0.01' AS DOUBLE)
-            THEN CAST(TRY_CAST(CAST(`cost` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-            ELSE CAST(TRY_CAST(CAST(`cost` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-          END,
-          '(\\.[0-9]*?)0+$',
-          '$1'
-        ),
-        '\\.$',
-        ''
-      ),
-      CAST(`cost` AS STRING)
-    )
-  END AS `$payload.cost`,
+  CXL_FLOAT_TEXT(`cost`) AS `$payload.cost`,
   `flag` AS `$payload.flag`,
-  CASE
-    WHEN `margin_pct` IS NULL
-    THEN CAST(NULL AS STRING)
-    WHEN ISNAN(`margin_pct`)
-    THEN 'NaN'
-    WHEN `margin_pct` = CAST('Infinity' AS DOUBLE)
-    THEN 'inf'
-    WHEN `margin_pct` = CAST('-Infinity' AS DOUBLE)
-    THEN '-inf'
-    WHEN LOCATE('E', CAST(`margin_pct` AS STRING)) = 0
-    THEN CASE
-      WHEN CAST(`margin_pct` AS STRING) LIKE '%.0'
-      THEN SUBSTRING(CAST(`margin_pct` AS STRING), 1, LENGTH(CAST(`margin_pct` AS STRING)) - 2)
-      ELSE CAST(`margin_pct` AS STRING)
-    END
-    ELSE COALESCE(
-      REGEXP_REPLACE(
-        REGEXP_REPLACE(
-          CASE
-            WHEN ABS(`margin_pct`) >= CAST('1e+18' AS DOUBLE)
-            THEN CAST(TRY_CAST(CAST(`margin_pct` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-            WHEN ABS(`margin_pct`) >= CAST('0.01' AS DOUBLE)
-            THEN CAST(TRY_CAST(CAST(`margin_pct` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-            ELSE CAST(TRY_CAST(CAST(`margin_pct` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-          END,
-          '(\\.[0-9]*?)0+$',
-          '$1'
-        ),
-        '\\.$',
-        ''
-      ),
-      CAST(`margin_pct` AS STRING)
-    )
-  END AS `$payload.margin_pct`,
-  CASE
-    WHEN `price` IS NULL
-    THEN CAST(NULL AS STRING)
-    WHEN ISNAN(`price`)
-    THEN 'NaN'
-    WHEN `price` = CAST('Infinity' AS DOUBLE)
-    THEN 'inf'
-    WHEN `price` = CAST('-Infinity' AS DOUBLE)
-    THEN '-inf'
-    WHEN LOCATE('E', CAST(`price` AS STRING)) = 0
-    THEN CASE
-      WHEN CAST(`price` AS STRING) LIKE '%.0'
-      THEN SUBSTRING(CAST(`price` AS STRING), 1, LENGTH(CAST(`price` AS STRING)) - 2)
-      ELSE CAST(`price` AS STRING)
-    END
-    ELSE COALESCE(
-      REGEXP_REPLACE(
-        REGEXP_REPLACE(
-          CASE
-            WHEN ABS(`price`) >= CAST('1e+18' AS DOUBLE)
-            THEN CAST(TRY_CAST(CAST(`price` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-            WHEN ABS(`price`) >= CAST('0.01' AS DOUBLE)
-            THEN CAST(TRY_CAST(CAST(`price` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-            ELSE CAST(TRY_CAST(CAST(`price` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-          END,
-          '(\\.[0-9]*?)0+$',
-          '$1'
-        ),
-        '\\.$',
-        ''
-      ),
-      CAST(`price` AS STRING)
-    )
-  END AS `$payload.price`,
+  CXL_FLOAT_TEXT(`margin_pct`) AS `$payload.margin_pct`,
+  CXL_FLOAT_TEXT(`price`) AS `$payload.price`,
   `sku` AS `$payload.sku`,
   `store` AS `$payload.store`,
   CONCAT(
@@ -3265,109 +3041,10 @@ WITH joined AS (
       `$source.row`,
       `$source.order`,
       NULLIF(`$ck.sku`, '') AS `$ck.sku`,
-      CASE
-        WHEN `cost` IS NULL
-        THEN CAST(NULL AS STRING)
-        WHEN ISNAN(`cost`)
-        THEN 'NaN'
-        WHEN `cost` = CAST('Infinity' AS DOUBLE)
-        THEN 'inf'
-        WHEN `cost` = CAST('-Infinity' AS DOUBLE)
-        THEN '-inf'
-        WHEN LOCATE('E', CAST(`cost` AS STRING)) = 0
-        THEN CASE
-          WHEN CAST(`cost` AS STRING) LIKE '%.0'
-          THEN SUBSTRING(CAST(`cost` AS STRING), 1, LENGTH(CAST(`cost` AS STRING)) - 2)
-          ELSE CAST(`cost` AS STRING)
-        END
-        ELSE COALESCE(
-          REGEXP_REPLACE(
-            REGEXP_REPLACE(
-              CASE
-                WHEN ABS(`cost`) >= CAST('1e+18' AS DOUBLE)
-                THEN CAST(TRY_CAST(CAST(`cost` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-                WHEN ABS(`cost`) >= CAST('0.01' AS DOUBLE)
-                THEN CAST(TRY_CAST(CAST(`cost` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-                ELSE CAST(TRY_CAST(CAST(`cost` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-              END,
-              '(\\.[0-9]*?)0+$',
-              '$1'
-            ),
-            '\\.$',
-            ''
-          ),
-          CAST(`cost` AS STRING)
-        )
-      END AS `$payload.cost`,
+      CXL_FLOAT_TEXT(`cost`) AS `$payload.cost`,
       `flag` AS `$payload.flag`,
-      CASE
-        WHEN `margin_pct` IS NULL
-        THEN CAST(NULL AS STRING)
-        WHEN ISNAN(`margin_pct`)
-        THEN 'NaN'
-        WHEN `margin_pct` = CAST('Infinity' AS DOUBLE)
-        THEN 'inf'
-        WHEN `margin_pct` = CAST('-Infinity' AS DOUBLE)
-        THEN '-inf'
-        WHEN LOCATE('E', CAST(`margin_pct` AS STRING)) = 0
-        THEN CASE
-          WHEN CAST(`margin_pct` AS STRING) LIKE '%.0'
-          THEN SUBSTRING(CAST(`margin_pct` AS STRING), 1, LENGTH(CAST(`margin_pct` AS STRING)) - 2)
-          ELSE CAST(`margin_pct` AS STRING)
-        END
-        ELSE COALESCE(
-          REGEXP_REPLACE(
-            REGEXP_REPLACE(
-              CASE
-                WHEN ABS(`margin_pct`) >= CAST('1e+18' AS DOUBLE)
-                THEN CAST(TRY_CAST(CAST(`margin_pct` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-                WHEN ABS(`margin_pct`) >= CAST('0.01' AS DOUBLE)
-                THEN CAST(TRY_CAST(CAST(`margin_pct` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-                ELSE CAST(TRY_CAST(CAST(`margin_pct` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-              END,
-              '(\\.[0-9]*?)0+$',
-              '$1'
-            ),
-            '\\.$',
-            ''
-          ),
-          CAST(`margin_pct` AS STRING)
-        )
-      END AS `$payload.margin_pct`,
-      CASE
-        WHEN `price` IS NULL
-        THEN CAST(NULL AS STRING)
-        WHEN ISNAN(`price`)
-        THEN 'NaN'
-        WHEN `price` = CAST('Infinity' AS DOUBLE)
-        THEN 'inf'
-        WHEN `price` = CAST('-Infinity' AS DOUBLE)
-        THEN '-inf'
-        WHEN LOCATE('E', CAST(`price` AS STRING)) = 0
-        THEN CASE
-          WHEN CAST(`price` AS STRING) LIKE '%.0'
-          THEN SUBSTRING(CAST(`price` AS STRING), 1, LENGTH(CAST(`price` AS STRING)) - 2)
-          ELSE CAST(`price` AS STRING)
-        END
-        ELSE COALESCE(
-          REGEXP_REPLACE(
-            REGEXP_REPLACE(
-              CASE
-                WHEN ABS(`price`) >= CAST('1e+18' AS DOUBLE)
-                THEN CAST(TRY_CAST(CAST(`price` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-                WHEN ABS(`price`) >= CAST('0.01' AS DOUBLE)
-                THEN CAST(TRY_CAST(CAST(`price` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-                ELSE CAST(TRY_CAST(CAST(`price` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-              END,
-              '(\\.[0-9]*?)0+$',
-              '$1'
-            ),
-            '\\.$',
-            ''
-          ),
-          CAST(`price` AS STRING)
-        )
-      END AS `$payload.price`,
+      CXL_FLOAT_TEXT(`margin_pct`) AS `$payload.margin_pct`,
+      CXL_FLOAT_TEXT(`price`) AS `$payload.price`,
       `sku` AS `$payload.sku`,
       `store` AS `$payload.store`,
       CONCAT(
@@ -3405,109 +3082,10 @@ WITH joined AS (
       `$source.row`,
       `$source.order`,
       NULLIF(`$ck.sku`, '') AS `$ck.sku`,
-      CASE
-        WHEN `cost` IS NULL
-        THEN CAST(NULL AS STRING)
-        WHEN ISNAN(`cost`)
-        THEN 'NaN'
-        WHEN `cost` = CAST('Infinity' AS DOUBLE)
-        THEN 'inf'
-        WHEN `cost` = CAST('-Infinity' AS DOUBLE)
-        THEN '-inf'
-        WHEN LOCATE('E', CAST(`cost` AS STRING)) = 0
-        THEN CASE
-          WHEN CAST(`cost` AS STRING) LIKE '%.0'
-          THEN SUBSTRING(CAST(`cost` AS STRING), 1, LENGTH(CAST(`cost` AS STRING)) - 2)
-          ELSE CAST(`cost` AS STRING)
-        END
-        ELSE COALESCE(
-          REGEXP_REPLACE(
-            REGEXP_REPLACE(
-              CASE
-                WHEN ABS(`cost`) >= CAST('1e+18' AS DOUBLE)
-                THEN CAST(TRY_CAST(CAST(`cost` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-                WHEN ABS(`cost`) >= CAST('0.01' AS DOUBLE)
-                THEN CAST(TRY_CAST(CAST(`cost` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-                ELSE CAST(TRY_CAST(CAST(`cost` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-              END,
-              '(\\.[0-9]*?)0+$',
-              '$1'
-            ),
-            '\\.$',
-            ''
-          ),
-          CAST(`cost` AS STRING)
-        )
-      END AS `$payload.cost`,
+      CXL_FLOAT_TEXT(`cost`) AS `$payload.cost`,
       `flag` AS `$payload.flag`,
-      CASE
-        WHEN `margin_pct` IS NULL
-        THEN CAST(NULL AS STRING)
-        WHEN ISNAN(`margin_pct`)
-        THEN 'NaN'
-        WHEN `margin_pct` = CAST('Infinity' AS DOUBLE)
-        THEN 'inf'
-        WHEN `margin_pct` = CAST('-Infinity' AS DOUBLE)
-        THEN '-inf'
-        WHEN LOCATE('E', CAST(`margin_pct` AS STRING)) = 0
-        THEN CASE
-          WHEN CAST(`margin_pct` AS STRING) LIKE '%.0'
-          THEN SUBSTRING(CAST(`margin_pct` AS STRING), 1, LENGTH(CAST(`margin_pct` AS STRING)) - 2)
-          ELSE CAST(`margin_pct` AS STRING)
-        END
-        ELSE COALESCE(
-          REGEXP_REPLACE(
-            REGEXP_REPLACE(
-              CASE
-                WHEN ABS(`margin_pct`) >= CAST('1e+18' AS DOUBLE)
-                THEN CAST(TRY_CAST(CAST(`margin_pct` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-                WHEN ABS(`margin_pct`) >= CAST('0.01' AS DOUBLE)
-                THEN CAST(TRY_CAST(CAST(`margin_pct` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-                ELSE CAST(TRY_CAST(CAST(`margin_pct` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-              END,
-              '(\\.[0-9]*?)0+$',
-              '$1'
-            ),
-            '\\.$',
-            ''
-          ),
-          CAST(`margin_pct` AS STRING)
-        )
-      END AS `$payload.margin_pct`,
-      CASE
-        WHEN `price` IS NULL
-        THEN CAST(NULL AS STRING)
-        WHEN ISNAN(`price`)
-        THEN 'NaN'
-        WHEN `price` = CAST('Infinity' AS DOUBLE)
-        THEN 'inf'
-        WHEN `price` = CAST('-Infinity' AS DOUBLE)
-        THEN '-inf'
-        WHEN LOCATE('E', CAST(`price` AS STRING)) = 0
-        THEN CASE
-          WHEN CAST(`price` AS STRING) LIKE '%.0'
-          THEN SUBSTRING(CAST(`price` AS STRING), 1, LENGTH(CAST(`price` AS STRING)) - 2)
-          ELSE CAST(`price` AS STRING)
-        END
-        ELSE COALESCE(
-          REGEXP_REPLACE(
-            REGEXP_REPLACE(
-              CASE
-                WHEN ABS(`price`) >= CAST('1e+18' AS DOUBLE)
-                THEN CAST(TRY_CAST(CAST(`price` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-                WHEN ABS(`price`) >= CAST('0.01' AS DOUBLE)
-                THEN CAST(TRY_CAST(CAST(`price` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-                ELSE CAST(TRY_CAST(CAST(`price` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-              END,
-              '(\\.[0-9]*?)0+$',
-              '$1'
-            ),
-            '\\.$',
-            ''
-          ),
-          CAST(`price` AS STRING)
-        )
-      END AS `$payload.price`,
+      CXL_FLOAT_TEXT(`margin_pct`) AS `$payload.margin_pct`,
+      CXL_FLOAT_TEXT(`price`) AS `$payload.price`,
       `sku` AS `$payload.sku`,
       `store` AS `$payload.store`,
       CONCAT(
@@ -3743,80 +3321,8 @@ SELECT /*+ REPARTITION(1) */
       THEN CONCAT('"', REPLACE(`sku`, '"', '""'), '"')
       ELSE `sku`
     END,
-    COALESCE(
-      CASE
-        WHEN `price` IS NULL
-        THEN CAST(NULL AS STRING)
-        WHEN ISNAN(`price`)
-        THEN 'NaN'
-        WHEN `price` = CAST('Infinity' AS DOUBLE)
-        THEN 'inf'
-        WHEN `price` = CAST('-Infinity' AS DOUBLE)
-        THEN '-inf'
-        WHEN LOCATE('E', CAST(`price` AS STRING)) = 0
-        THEN CASE
-          WHEN CAST(`price` AS STRING) LIKE '%.0'
-          THEN SUBSTRING(CAST(`price` AS STRING), 1, LENGTH(CAST(`price` AS STRING)) - 2)
-          ELSE CAST(`price` AS STRING)
-        END
-        ELSE COALESCE(
-          REGEXP_REPLACE(
-            REGEXP_REPLACE(
-              CASE
-                WHEN ABS(`price`) >= CAST('1e+18' AS DOUBLE)
-                THEN CAST(TRY_CAST(CAST(`price` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-                WHEN ABS(`price`) >= CAST('0.01' AS DOUBLE)
-                THEN CAST(TRY_CAST(CAST(`price` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-                ELSE CAST(TRY_CAST(CAST(`price` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-              END,
-              '(\\.[0-9]*?)0+$',
-              '$1'
-            ),
-            '\\.$',
-            ''
-          ),
-          CAST(`price` AS STRING)
-        )
-      END,
-      ''
-    ),
-    COALESCE(
-      CASE
-        WHEN `cost` IS NULL
-        THEN CAST(NULL AS STRING)
-        WHEN ISNAN(`cost`)
-        THEN 'NaN'
-        WHEN `cost` = CAST('Infinity' AS DOUBLE)
-        THEN 'inf'
-        WHEN `cost` = CAST('-Infinity' AS DOUBLE)
-        THEN '-inf'
-        WHEN LOCATE('E', CAST(`cost` AS STRING)) = 0
-        THEN CASE
-          WHEN CAST(`cost` AS STRING) LIKE '%.0'
-          THEN SUBSTRING(CAST(`cost` AS STRING), 1, LENGTH(CAST(`cost` AS STRING)) - 2)
-          ELSE CAST(`cost` AS STRING)
-        END
-        ELSE COALESCE(
-          REGEXP_REPLACE(
-            REGEXP_REPLACE(
-              CASE
-                WHEN ABS(`cost`) >= CAST('1e+18' AS DOUBLE)
-                THEN CAST(TRY_CAST(CAST(`cost` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-                WHEN ABS(`cost`) >= CAST('0.01' AS DOUBLE)
-                THEN CAST(TRY_CAST(CAST(`cost` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-                ELSE CAST(TRY_CAST(CAST(`cost` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-              END,
-              '(\\.[0-9]*?)0+$',
-              '$1'
-            ),
-            '\\.$',
-            ''
-          ),
-          CAST(`cost` AS STRING)
-        )
-      END,
-      ''
-    ),
+    COALESCE(CXL_FLOAT_TEXT(`price`), ''),
+    COALESCE(CXL_FLOAT_TEXT(`cost`), ''),
     COALESCE(
       CONCAT(
         DATE_FORMAT(`updated`, 'yyyy-MM-dd\'T\'HH:mm:ss'),
@@ -3840,43 +3346,7 @@ SELECT /*+ REPARTITION(1) */
       THEN CONCAT('"', REPLACE(`store`, '"', '""'), '"')
       ELSE `store`
     END,
-    COALESCE(
-      CASE
-        WHEN `margin_pct` IS NULL
-        THEN CAST(NULL AS STRING)
-        WHEN ISNAN(`margin_pct`)
-        THEN 'NaN'
-        WHEN `margin_pct` = CAST('Infinity' AS DOUBLE)
-        THEN 'inf'
-        WHEN `margin_pct` = CAST('-Infinity' AS DOUBLE)
-        THEN '-inf'
-        WHEN LOCATE('E', CAST(`margin_pct` AS STRING)) = 0
-        THEN CASE
-          WHEN CAST(`margin_pct` AS STRING) LIKE '%.0'
-          THEN SUBSTRING(CAST(`margin_pct` AS STRING), 1, LENGTH(CAST(`margin_pct` AS STRING)) - 2)
-          ELSE CAST(`margin_pct` AS STRING)
-        END
-        ELSE COALESCE(
-          REGEXP_REPLACE(
-            REGEXP_REPLACE(
-              CASE
-                WHEN ABS(`margin_pct`) >= CAST('1e+18' AS DOUBLE)
-                THEN CAST(TRY_CAST(CAST(`margin_pct` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-                WHEN ABS(`margin_pct`) >= CAST('0.01' AS DOUBLE)
-                THEN CAST(TRY_CAST(CAST(`margin_pct` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-                ELSE CAST(TRY_CAST(CAST(`margin_pct` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-              END,
-              '(\\.[0-9]*?)0+$',
-              '$1'
-            ),
-            '\\.$',
-            ''
-          ),
-          CAST(`margin_pct` AS STRING)
-        )
-      END,
-      ''
-    ),
+    COALESCE(CXL_FLOAT_TEXT(`margin_pct`), ''),
     CASE
       WHEN `updated_day` IS NULL
       THEN ''
@@ -3945,681 +3415,260 @@ ORDER BY
   `$source.order`,
   `$source.row`;
 
--- DLQ: write ./out/dlq.csv (layout 0 only; sorted in one partition, chosen for speed)
+-- DLQ: write ./out/dlq.csv with its header line; columns as the entries' layouts say (all one layout: its schema order, else the sorted union), decided by a window in the one partition the lines are sorted in: no extra job (sorted in one partition, chosen for speed)
 INSERT OVERWRITE DIRECTORY './out/dlq.csv.clinker-staging' USING text
 SELECT /*+ REPARTITION(1) */
-  CONCAT_WS(
-    ',',
-    COALESCE(UUID(), ''),
-    COALESCE(DATE_FORMAT(CURRENT_TIMESTAMP(), 'yyyy-MM-dd\'T\'HH:mm:ss\'Z\''), ''),
+  CASE
+    WHEN `$file_layout` = CAST(0 AS BIGINT)
+    THEN CONCAT_WS(',', `$fields`, `sku`, `price`, `cost`, `updated`)
+    WHEN `$file_layout` = CAST(1 AS BIGINT)
+    THEN CONCAT_WS(',', `$fields`, `sku`, `price`, `cost`, `updated`, `$ck.sku`)
+    WHEN `$file_layout` = CAST(2 AS BIGINT)
+    THEN CONCAT_WS(
+      ',',
+      `$fields`,
+      `sku`,
+      `price`,
+      `cost`,
+      `updated`,
+      `store`,
+      `margin_pct`,
+      `updated_day`,
+      `flag`,
+      `$ck.sku`
+    )
+    ELSE CONCAT_WS(
+      ',',
+      `$fields`,
+      `$ck.sku`,
+      `cost`,
+      `flag`,
+      `margin_pct`,
+      `price`,
+      `sku`,
+      `store`,
+      `updated`,
+      `updated_day`
+    )
+  END AS value
+FROM (
+  SELECT
+    *,
     CASE
-      WHEN `_cxl_dlq_source_file` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_file`, ',')
-      OR CONTAINS(`_cxl_dlq_source_file`, '"')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_file`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_file`
-    END,
-    CASE
-      WHEN `_cxl_dlq_source_name` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_name`, ',')
-      OR CONTAINS(`_cxl_dlq_source_name`, '"')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_name`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_name`
-    END,
-    COALESCE(
-      CAST(CASE
-        WHEN `$source.order` = CAST('-1' AS BIGINT)
-        THEN CAST(0 AS BIGINT)
-        ELSE `_cxl_dlq_source_row`
-      END AS STRING),
-      ''
-    ),
-    CASE
-      WHEN `_cxl_dlq_triggering_field` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_field`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_field`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_field`
-    END,
-    CASE
-      WHEN `_cxl_dlq_triggering_value` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_value`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_value`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_value`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_category` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_category`, ',')
-      OR CONTAINS(`_cxl_dlq_error_category`, '"')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_category`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_category`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_detail` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_detail`, ',')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '"')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_detail`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_detail`
-    END,
-    CASE
-      WHEN `_cxl_dlq_stage` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_stage`, ',')
-      OR CONTAINS(`_cxl_dlq_stage`, '"')
-      OR CONTAINS(`_cxl_dlq_stage`, '\n')
-      OR CONTAINS(`_cxl_dlq_stage`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_stage`, '"', '""'), '"')
-      ELSE `_cxl_dlq_stage`
-    END,
-    CASE
-      WHEN `_cxl_dlq_route` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_route`, ',')
-      OR CONTAINS(`_cxl_dlq_route`, '"')
-      OR CONTAINS(`_cxl_dlq_route`, '\n')
-      OR CONTAINS(`_cxl_dlq_route`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_route`, '"', '""'), '"')
-      ELSE `_cxl_dlq_route`
-    END,
-    COALESCE(CAST(`_cxl_dlq_trigger` AS STRING), ''),
-    CASE
-      WHEN `sku` IS NULL
-      THEN ''
-      WHEN CONTAINS(`sku`, ',')
-      OR CONTAINS(`sku`, '"')
-      OR CONTAINS(`sku`, '\n')
-      OR CONTAINS(`sku`, '\r')
-      THEN CONCAT('"', REPLACE(`sku`, '"', '""'), '"')
-      ELSE `sku`
-    END,
-    CASE
-      WHEN `price` IS NULL
-      THEN ''
-      WHEN CONTAINS(`price`, ',')
-      OR CONTAINS(`price`, '"')
-      OR CONTAINS(`price`, '\n')
-      OR CONTAINS(`price`, '\r')
-      THEN CONCAT('"', REPLACE(`price`, '"', '""'), '"')
-      ELSE `price`
-    END,
-    CASE
-      WHEN `cost` IS NULL
-      THEN ''
-      WHEN CONTAINS(`cost`, ',')
-      OR CONTAINS(`cost`, '"')
-      OR CONTAINS(`cost`, '\n')
-      OR CONTAINS(`cost`, '\r')
-      THEN CONCAT('"', REPLACE(`cost`, '"', '""'), '"')
-      ELSE `cost`
-    END,
-    CASE
-      WHEN `updated` IS NULL
-      THEN ''
-      WHEN CONTAINS(`updated`, ',')
-      OR CONTAINS(`updated`, '"')
-      OR CONTAINS(`updated`, '\n')
-      OR CONTAINS(`updated`, '\r')
-      THEN CONCAT('"', REPLACE(`updated`, '"', '""'), '"')
-      ELSE `updated`
-    END
-  ) AS value
-FROM `$pipeline.dlq`
+      WHEN MIN(`$layout`) OVER () = MAX(`$layout`) OVER ()
+      THEN MIN(`$layout`) OVER ()
+    END AS `$file_layout`
+  FROM (
+    SELECT
+      '_cxl_dlq_id,_cxl_dlq_timestamp,_cxl_dlq_source_file,_cxl_dlq_source_name,_cxl_dlq_source_row,_cxl_dlq_triggering_field,_cxl_dlq_triggering_value,_cxl_dlq_error_category,_cxl_dlq_error_detail,_cxl_dlq_stage,_cxl_dlq_route,_cxl_dlq_trigger' AS `$fields`,
+      '$ck.sku' AS `$ck.sku`,
+      'cost' AS `cost`,
+      'flag' AS `flag`,
+      'margin_pct' AS `margin_pct`,
+      'price' AS `price`,
+      'sku' AS `sku`,
+      'store' AS `store`,
+      'updated' AS `updated`,
+      'updated_day' AS `updated_day`,
+      TRUE AS `$header`,
+      NULL AS `$layout`,
+      NULL AS `$source.order`,
+      NULL AS `_cxl_dlq_source_row`
+    UNION ALL
+    SELECT
+      CONCAT_WS(
+        ',',
+        COALESCE(UUID(), ''),
+        COALESCE(DATE_FORMAT(CURRENT_TIMESTAMP(), 'yyyy-MM-dd\'T\'HH:mm:ss\'Z\''), ''),
+        CASE
+          WHEN `_cxl_dlq_source_file` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_source_file`, ',')
+          OR CONTAINS(`_cxl_dlq_source_file`, '"')
+          OR CONTAINS(`_cxl_dlq_source_file`, '\n')
+          OR CONTAINS(`_cxl_dlq_source_file`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_source_file`, '"', '""'), '"')
+          ELSE `_cxl_dlq_source_file`
+        END,
+        CASE
+          WHEN `_cxl_dlq_source_name` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_source_name`, ',')
+          OR CONTAINS(`_cxl_dlq_source_name`, '"')
+          OR CONTAINS(`_cxl_dlq_source_name`, '\n')
+          OR CONTAINS(`_cxl_dlq_source_name`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_source_name`, '"', '""'), '"')
+          ELSE `_cxl_dlq_source_name`
+        END,
+        COALESCE(
+          CAST(CASE
+            WHEN `$source.order` = CAST('-1' AS BIGINT)
+            THEN CAST(0 AS BIGINT)
+            ELSE `_cxl_dlq_source_row`
+          END AS STRING),
+          ''
+        ),
+        CASE
+          WHEN `_cxl_dlq_triggering_field` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_triggering_field`, ',')
+          OR CONTAINS(`_cxl_dlq_triggering_field`, '"')
+          OR CONTAINS(`_cxl_dlq_triggering_field`, '\n')
+          OR CONTAINS(`_cxl_dlq_triggering_field`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_field`, '"', '""'), '"')
+          ELSE `_cxl_dlq_triggering_field`
+        END,
+        CASE
+          WHEN `_cxl_dlq_triggering_value` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_triggering_value`, ',')
+          OR CONTAINS(`_cxl_dlq_triggering_value`, '"')
+          OR CONTAINS(`_cxl_dlq_triggering_value`, '\n')
+          OR CONTAINS(`_cxl_dlq_triggering_value`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_value`, '"', '""'), '"')
+          ELSE `_cxl_dlq_triggering_value`
+        END,
+        CASE
+          WHEN `_cxl_dlq_error_category` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_error_category`, ',')
+          OR CONTAINS(`_cxl_dlq_error_category`, '"')
+          OR CONTAINS(`_cxl_dlq_error_category`, '\n')
+          OR CONTAINS(`_cxl_dlq_error_category`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_error_category`, '"', '""'), '"')
+          ELSE `_cxl_dlq_error_category`
+        END,
+        CASE
+          WHEN `_cxl_dlq_error_detail` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_error_detail`, ',')
+          OR CONTAINS(`_cxl_dlq_error_detail`, '"')
+          OR CONTAINS(`_cxl_dlq_error_detail`, '\n')
+          OR CONTAINS(`_cxl_dlq_error_detail`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_error_detail`, '"', '""'), '"')
+          ELSE `_cxl_dlq_error_detail`
+        END,
+        CASE
+          WHEN `_cxl_dlq_stage` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_stage`, ',')
+          OR CONTAINS(`_cxl_dlq_stage`, '"')
+          OR CONTAINS(`_cxl_dlq_stage`, '\n')
+          OR CONTAINS(`_cxl_dlq_stage`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_stage`, '"', '""'), '"')
+          ELSE `_cxl_dlq_stage`
+        END,
+        CASE
+          WHEN `_cxl_dlq_route` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_route`, ',')
+          OR CONTAINS(`_cxl_dlq_route`, '"')
+          OR CONTAINS(`_cxl_dlq_route`, '\n')
+          OR CONTAINS(`_cxl_dlq_route`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_route`, '"', '""'), '"')
+          ELSE `_cxl_dlq_route`
+        END,
+        COALESCE(CAST(`_cxl_dlq_trigger` AS STRING), '')
+      ) AS `$fields`,
+      CASE
+        WHEN `$ck.sku` IS NULL
+        THEN ''
+        WHEN CONTAINS(`$ck.sku`, ',')
+        OR CONTAINS(`$ck.sku`, '"')
+        OR CONTAINS(`$ck.sku`, '\n')
+        OR CONTAINS(`$ck.sku`, '\r')
+        THEN CONCAT('"', REPLACE(`$ck.sku`, '"', '""'), '"')
+        ELSE `$ck.sku`
+      END AS `$ck.sku`,
+      CASE
+        WHEN `cost` IS NULL
+        THEN ''
+        WHEN CONTAINS(`cost`, ',')
+        OR CONTAINS(`cost`, '"')
+        OR CONTAINS(`cost`, '\n')
+        OR CONTAINS(`cost`, '\r')
+        THEN CONCAT('"', REPLACE(`cost`, '"', '""'), '"')
+        ELSE `cost`
+      END AS `cost`,
+      CASE
+        WHEN `flag` IS NULL
+        THEN ''
+        WHEN CONTAINS(`flag`, ',')
+        OR CONTAINS(`flag`, '"')
+        OR CONTAINS(`flag`, '\n')
+        OR CONTAINS(`flag`, '\r')
+        THEN CONCAT('"', REPLACE(`flag`, '"', '""'), '"')
+        ELSE `flag`
+      END AS `flag`,
+      CASE
+        WHEN `margin_pct` IS NULL
+        THEN ''
+        WHEN CONTAINS(`margin_pct`, ',')
+        OR CONTAINS(`margin_pct`, '"')
+        OR CONTAINS(`margin_pct`, '\n')
+        OR CONTAINS(`margin_pct`, '\r')
+        THEN CONCAT('"', REPLACE(`margin_pct`, '"', '""'), '"')
+        ELSE `margin_pct`
+      END AS `margin_pct`,
+      CASE
+        WHEN `price` IS NULL
+        THEN ''
+        WHEN CONTAINS(`price`, ',')
+        OR CONTAINS(`price`, '"')
+        OR CONTAINS(`price`, '\n')
+        OR CONTAINS(`price`, '\r')
+        THEN CONCAT('"', REPLACE(`price`, '"', '""'), '"')
+        ELSE `price`
+      END AS `price`,
+      CASE
+        WHEN `sku` IS NULL
+        THEN ''
+        WHEN CONTAINS(`sku`, ',')
+        OR CONTAINS(`sku`, '"')
+        OR CONTAINS(`sku`, '\n')
+        OR CONTAINS(`sku`, '\r')
+        THEN CONCAT('"', REPLACE(`sku`, '"', '""'), '"')
+        ELSE `sku`
+      END AS `sku`,
+      CASE
+        WHEN `store` IS NULL
+        THEN ''
+        WHEN CONTAINS(`store`, ',')
+        OR CONTAINS(`store`, '"')
+        OR CONTAINS(`store`, '\n')
+        OR CONTAINS(`store`, '\r')
+        THEN CONCAT('"', REPLACE(`store`, '"', '""'), '"')
+        ELSE `store`
+      END AS `store`,
+      CASE
+        WHEN `updated` IS NULL
+        THEN ''
+        WHEN CONTAINS(`updated`, ',')
+        OR CONTAINS(`updated`, '"')
+        OR CONTAINS(`updated`, '\n')
+        OR CONTAINS(`updated`, '\r')
+        THEN CONCAT('"', REPLACE(`updated`, '"', '""'), '"')
+        ELSE `updated`
+      END AS `updated`,
+      CASE
+        WHEN `updated_day` IS NULL
+        THEN ''
+        WHEN CONTAINS(`updated_day`, ',')
+        OR CONTAINS(`updated_day`, '"')
+        OR CONTAINS(`updated_day`, '\n')
+        OR CONTAINS(`updated_day`, '\r')
+        THEN CONCAT('"', REPLACE(`updated_day`, '"', '""'), '"')
+        ELSE `updated_day`
+      END AS `updated_day`,
+      FALSE AS `$header`,
+      `$layout`,
+      `$source.order`,
+      `_cxl_dlq_source_row`
+    FROM `$pipeline.dlq`
+  ) AS cells
+) AS lines
 ORDER BY
-  `$source.order`,
-  `_cxl_dlq_source_row`;
-
--- DLQ: write ./out/dlq.csv (layout 1 only; sorted in one partition, chosen for speed)
-INSERT OVERWRITE DIRECTORY './out/dlq.csv.clinker-staging' USING text
-SELECT /*+ REPARTITION(1) */
-  CONCAT_WS(
-    ',',
-    COALESCE(UUID(), ''),
-    COALESCE(DATE_FORMAT(CURRENT_TIMESTAMP(), 'yyyy-MM-dd\'T\'HH:mm:ss\'Z\''), ''),
-    CASE
-      WHEN `_cxl_dlq_source_file` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_file`, ',')
-      OR CONTAINS(`_cxl_dlq_source_file`, '"')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_file`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_file`
-    END,
-    CASE
-      WHEN `_cxl_dlq_source_name` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_name`, ',')
-      OR CONTAINS(`_cxl_dlq_source_name`, '"')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_name`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_name`
-    END,
-    COALESCE(
-      CAST(CASE
-        WHEN `$source.order` = CAST('-1' AS BIGINT)
-        THEN CAST(0 AS BIGINT)
-        ELSE `_cxl_dlq_source_row`
-      END AS STRING),
-      ''
-    ),
-    CASE
-      WHEN `_cxl_dlq_triggering_field` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_field`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_field`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_field`
-    END,
-    CASE
-      WHEN `_cxl_dlq_triggering_value` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_value`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_value`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_value`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_category` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_category`, ',')
-      OR CONTAINS(`_cxl_dlq_error_category`, '"')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_category`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_category`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_detail` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_detail`, ',')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '"')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_detail`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_detail`
-    END,
-    CASE
-      WHEN `_cxl_dlq_stage` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_stage`, ',')
-      OR CONTAINS(`_cxl_dlq_stage`, '"')
-      OR CONTAINS(`_cxl_dlq_stage`, '\n')
-      OR CONTAINS(`_cxl_dlq_stage`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_stage`, '"', '""'), '"')
-      ELSE `_cxl_dlq_stage`
-    END,
-    CASE
-      WHEN `_cxl_dlq_route` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_route`, ',')
-      OR CONTAINS(`_cxl_dlq_route`, '"')
-      OR CONTAINS(`_cxl_dlq_route`, '\n')
-      OR CONTAINS(`_cxl_dlq_route`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_route`, '"', '""'), '"')
-      ELSE `_cxl_dlq_route`
-    END,
-    COALESCE(CAST(`_cxl_dlq_trigger` AS STRING), ''),
-    CASE
-      WHEN `sku` IS NULL
-      THEN ''
-      WHEN CONTAINS(`sku`, ',')
-      OR CONTAINS(`sku`, '"')
-      OR CONTAINS(`sku`, '\n')
-      OR CONTAINS(`sku`, '\r')
-      THEN CONCAT('"', REPLACE(`sku`, '"', '""'), '"')
-      ELSE `sku`
-    END,
-    CASE
-      WHEN `price` IS NULL
-      THEN ''
-      WHEN CONTAINS(`price`, ',')
-      OR CONTAINS(`price`, '"')
-      OR CONTAINS(`price`, '\n')
-      OR CONTAINS(`price`, '\r')
-      THEN CONCAT('"', REPLACE(`price`, '"', '""'), '"')
-      ELSE `price`
-    END,
-    CASE
-      WHEN `cost` IS NULL
-      THEN ''
-      WHEN CONTAINS(`cost`, ',')
-      OR CONTAINS(`cost`, '"')
-      OR CONTAINS(`cost`, '\n')
-      OR CONTAINS(`cost`, '\r')
-      THEN CONCAT('"', REPLACE(`cost`, '"', '""'), '"')
-      ELSE `cost`
-    END,
-    CASE
-      WHEN `updated` IS NULL
-      THEN ''
-      WHEN CONTAINS(`updated`, ',')
-      OR CONTAINS(`updated`, '"')
-      OR CONTAINS(`updated`, '\n')
-      OR CONTAINS(`updated`, '\r')
-      THEN CONCAT('"', REPLACE(`updated`, '"', '""'), '"')
-      ELSE `updated`
-    END,
-    CASE
-      WHEN `$ck.sku` IS NULL
-      THEN ''
-      WHEN CONTAINS(`$ck.sku`, ',')
-      OR CONTAINS(`$ck.sku`, '"')
-      OR CONTAINS(`$ck.sku`, '\n')
-      OR CONTAINS(`$ck.sku`, '\r')
-      THEN CONCAT('"', REPLACE(`$ck.sku`, '"', '""'), '"')
-      ELSE `$ck.sku`
-    END
-  ) AS value
-FROM `$pipeline.dlq`
-ORDER BY
-  `$source.order`,
-  `_cxl_dlq_source_row`;
-
--- DLQ: write ./out/dlq.csv (layout 2 only; sorted in one partition, chosen for speed)
-INSERT OVERWRITE DIRECTORY './out/dlq.csv.clinker-staging' USING text
-SELECT /*+ REPARTITION(1) */
-  CONCAT_WS(
-    ',',
-    COALESCE(UUID(), ''),
-    COALESCE(DATE_FORMAT(CURRENT_TIMESTAMP(), 'yyyy-MM-dd\'T\'HH:mm:ss\'Z\''), ''),
-    CASE
-      WHEN `_cxl_dlq_source_file` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_file`, ',')
-      OR CONTAINS(`_cxl_dlq_source_file`, '"')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_file`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_file`
-    END,
-    CASE
-      WHEN `_cxl_dlq_source_name` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_name`, ',')
-      OR CONTAINS(`_cxl_dlq_source_name`, '"')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_name`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_name`
-    END,
-    COALESCE(
-      CAST(CASE
-        WHEN `$source.order` = CAST('-1' AS BIGINT)
-        THEN CAST(0 AS BIGINT)
-        ELSE `_cxl_dlq_source_row`
-      END AS STRING),
-      ''
-    ),
-    CASE
-      WHEN `_cxl_dlq_triggering_field` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_field`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_field`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_field`
-    END,
-    CASE
-      WHEN `_cxl_dlq_triggering_value` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_value`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_value`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_value`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_category` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_category`, ',')
-      OR CONTAINS(`_cxl_dlq_error_category`, '"')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_category`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_category`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_detail` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_detail`, ',')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '"')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_detail`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_detail`
-    END,
-    CASE
-      WHEN `_cxl_dlq_stage` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_stage`, ',')
-      OR CONTAINS(`_cxl_dlq_stage`, '"')
-      OR CONTAINS(`_cxl_dlq_stage`, '\n')
-      OR CONTAINS(`_cxl_dlq_stage`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_stage`, '"', '""'), '"')
-      ELSE `_cxl_dlq_stage`
-    END,
-    CASE
-      WHEN `_cxl_dlq_route` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_route`, ',')
-      OR CONTAINS(`_cxl_dlq_route`, '"')
-      OR CONTAINS(`_cxl_dlq_route`, '\n')
-      OR CONTAINS(`_cxl_dlq_route`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_route`, '"', '""'), '"')
-      ELSE `_cxl_dlq_route`
-    END,
-    COALESCE(CAST(`_cxl_dlq_trigger` AS STRING), ''),
-    CASE
-      WHEN `sku` IS NULL
-      THEN ''
-      WHEN CONTAINS(`sku`, ',')
-      OR CONTAINS(`sku`, '"')
-      OR CONTAINS(`sku`, '\n')
-      OR CONTAINS(`sku`, '\r')
-      THEN CONCAT('"', REPLACE(`sku`, '"', '""'), '"')
-      ELSE `sku`
-    END,
-    CASE
-      WHEN `price` IS NULL
-      THEN ''
-      WHEN CONTAINS(`price`, ',')
-      OR CONTAINS(`price`, '"')
-      OR CONTAINS(`price`, '\n')
-      OR CONTAINS(`price`, '\r')
-      THEN CONCAT('"', REPLACE(`price`, '"', '""'), '"')
-      ELSE `price`
-    END,
-    CASE
-      WHEN `cost` IS NULL
-      THEN ''
-      WHEN CONTAINS(`cost`, ',')
-      OR CONTAINS(`cost`, '"')
-      OR CONTAINS(`cost`, '\n')
-      OR CONTAINS(`cost`, '\r')
-      THEN CONCAT('"', REPLACE(`cost`, '"', '""'), '"')
-      ELSE `cost`
-    END,
-    CASE
-      WHEN `updated` IS NULL
-      THEN ''
-      WHEN CONTAINS(`updated`, ',')
-      OR CONTAINS(`updated`, '"')
-      OR CONTAINS(`updated`, '\n')
-      OR CONTAINS(`updated`, '\r')
-      THEN CONCAT('"', REPLACE(`updated`, '"', '""'), '"')
-      ELSE `updated`
-    END,
-    CASE
-      WHEN `store` IS NULL
-      THEN ''
-      WHEN CONTAINS(`store`, ',')
-      OR CONTAINS(`store`, '"')
-      OR CONTAINS(`store`, '\n')
-      OR CONTAINS(`store`, '\r')
-      THEN CONCAT('"', REPLACE(`store`, '"', '""'), '"')
-      ELSE `store`
-    END,
-    CASE
-      WHEN `margin_pct` IS NULL
-      THEN ''
-      WHEN CONTAINS(`margin_pct`, ',')
-      OR CONTAINS(`margin_pct`, '"')
-      OR CONTAINS(`margin_pct`, '\n')
-      OR CONTAINS(`margin_pct`, '\r')
-      THEN CONCAT('"', REPLACE(`margin_pct`, '"', '""'), '"')
-      ELSE `margin_pct`
-    END,
-    CASE
-      WHEN `updated_day` IS NULL
-      THEN ''
-      WHEN CONTAINS(`updated_day`, ',')
-      OR CONTAINS(`updated_day`, '"')
-      OR CONTAINS(`updated_day`, '\n')
-      OR CONTAINS(`updated_day`, '\r')
-      THEN CONCAT('"', REPLACE(`updated_day`, '"', '""'), '"')
-      ELSE `updated_day`
-    END,
-    CASE
-      WHEN `flag` IS NULL
-      THEN ''
-      WHEN CONTAINS(`flag`, ',')
-      OR CONTAINS(`flag`, '"')
-      OR CONTAINS(`flag`, '\n')
-      OR CONTAINS(`flag`, '\r')
-      THEN CONCAT('"', REPLACE(`flag`, '"', '""'), '"')
-      ELSE `flag`
-    END,
-    CASE
-      WHEN `$ck.sku` IS NULL
-      THEN ''
-      WHEN CONTAINS(`$ck.sku`, ',')
-      OR CONTAINS(`$ck.sku`, '"')
-      OR CONTAINS(`$ck.sku`, '\n')
-      OR CONTAINS(`$ck.sku`, '\r')
-      THEN CONCAT('"', REPLACE(`$ck.sku`, '"', '""'), '"')
-      ELSE `$ck.sku`
-    END
-  ) AS value
-FROM `$pipeline.dlq`
-ORDER BY
-  `$source.order`,
-  `_cxl_dlq_source_row`;
-
--- DLQ: write ./out/dlq.csv (entries of mixed layouts; sorted in one partition, chosen for speed)
-INSERT OVERWRITE DIRECTORY './out/dlq.csv.clinker-staging' USING text
-SELECT /*+ REPARTITION(1) */
-  CONCAT_WS(
-    ',',
-    COALESCE(UUID(), ''),
-    COALESCE(DATE_FORMAT(CURRENT_TIMESTAMP(), 'yyyy-MM-dd\'T\'HH:mm:ss\'Z\''), ''),
-    CASE
-      WHEN `_cxl_dlq_source_file` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_file`, ',')
-      OR CONTAINS(`_cxl_dlq_source_file`, '"')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_file`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_file`
-    END,
-    CASE
-      WHEN `_cxl_dlq_source_name` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_name`, ',')
-      OR CONTAINS(`_cxl_dlq_source_name`, '"')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_name`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_name`
-    END,
-    COALESCE(
-      CAST(CASE
-        WHEN `$source.order` = CAST('-1' AS BIGINT)
-        THEN CAST(0 AS BIGINT)
-        ELSE `_cxl_dlq_source_row`
-      END AS STRING),
-      ''
-    ),
-    CASE
-      WHEN `_cxl_dlq_triggering_field` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_field`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_field`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_field`
-    END,
-    CASE
-      WHEN `_cxl_dlq_triggering_value` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_value`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_value`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_value`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_category` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_category`, ',')
-      OR CONTAINS(`_cxl_dlq_error_category`, '"')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_category`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_category`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_detail` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_detail`, ',')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '"')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_detail`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_detail`
-    END,
-    CASE
-      WHEN `_cxl_dlq_stage` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_stage`, ',')
-      OR CONTAINS(`_cxl_dlq_stage`, '"')
-      OR CONTAINS(`_cxl_dlq_stage`, '\n')
-      OR CONTAINS(`_cxl_dlq_stage`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_stage`, '"', '""'), '"')
-      ELSE `_cxl_dlq_stage`
-    END,
-    CASE
-      WHEN `_cxl_dlq_route` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_route`, ',')
-      OR CONTAINS(`_cxl_dlq_route`, '"')
-      OR CONTAINS(`_cxl_dlq_route`, '\n')
-      OR CONTAINS(`_cxl_dlq_route`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_route`, '"', '""'), '"')
-      ELSE `_cxl_dlq_route`
-    END,
-    COALESCE(CAST(`_cxl_dlq_trigger` AS STRING), ''),
-    CASE
-      WHEN `$ck.sku` IS NULL
-      THEN ''
-      WHEN CONTAINS(`$ck.sku`, ',')
-      OR CONTAINS(`$ck.sku`, '"')
-      OR CONTAINS(`$ck.sku`, '\n')
-      OR CONTAINS(`$ck.sku`, '\r')
-      THEN CONCAT('"', REPLACE(`$ck.sku`, '"', '""'), '"')
-      ELSE `$ck.sku`
-    END,
-    CASE
-      WHEN `cost` IS NULL
-      THEN ''
-      WHEN CONTAINS(`cost`, ',')
-      OR CONTAINS(`cost`, '"')
-      OR CONTAINS(`cost`, '\n')
-      OR CONTAINS(`cost`, '\r')
-      THEN CONCAT('"', REPLACE(`cost`, '"', '""'), '"')
-      ELSE `cost`
-    END,
-    CASE
-      WHEN `flag` IS NULL
-      THEN ''
-      WHEN CONTAINS(`flag`, ',')
-      OR CONTAINS(`flag`, '"')
-      OR CONTAINS(`flag`, '\n')
-      OR CONTAINS(`flag`, '\r')
-      THEN CONCAT('"', REPLACE(`flag`, '"', '""'), '"')
-      ELSE `flag`
-    END,
-    CASE
-      WHEN `margin_pct` IS NULL
-      THEN ''
-      WHEN CONTAINS(`margin_pct`, ',')
-      OR CONTAINS(`margin_pct`, '"')
-      OR CONTAINS(`margin_pct`, '\n')
-      OR CONTAINS(`margin_pct`, '\r')
-      THEN CONCAT('"', REPLACE(`margin_pct`, '"', '""'), '"')
-      ELSE `margin_pct`
-    END,
-    CASE
-      WHEN `price` IS NULL
-      THEN ''
-      WHEN CONTAINS(`price`, ',')
-      OR CONTAINS(`price`, '"')
-      OR CONTAINS(`price`, '\n')
-      OR CONTAINS(`price`, '\r')
-      THEN CONCAT('"', REPLACE(`price`, '"', '""'), '"')
-      ELSE `price`
-    END,
-    CASE
-      WHEN `sku` IS NULL
-      THEN ''
-      WHEN CONTAINS(`sku`, ',')
-      OR CONTAINS(`sku`, '"')
-      OR CONTAINS(`sku`, '\n')
-      OR CONTAINS(`sku`, '\r')
-      THEN CONCAT('"', REPLACE(`sku`, '"', '""'), '"')
-      ELSE `sku`
-    END,
-    CASE
-      WHEN `store` IS NULL
-      THEN ''
-      WHEN CONTAINS(`store`, ',')
-      OR CONTAINS(`store`, '"')
-      OR CONTAINS(`store`, '\n')
-      OR CONTAINS(`store`, '\r')
-      THEN CONCAT('"', REPLACE(`store`, '"', '""'), '"')
-      ELSE `store`
-    END,
-    CASE
-      WHEN `updated` IS NULL
-      THEN ''
-      WHEN CONTAINS(`updated`, ',')
-      OR CONTAINS(`updated`, '"')
-      OR CONTAINS(`updated`, '\n')
-      OR CONTAINS(`updated`, '\r')
-      THEN CONCAT('"', REPLACE(`updated`, '"', '""'), '"')
-      ELSE `updated`
-    END,
-    CASE
-      WHEN `updated_day` IS NULL
-      THEN ''
-      WHEN CONTAINS(`updated_day`, ',')
-      OR CONTAINS(`updated_day`, '"')
-      OR CONTAINS(`updated_day`, '\n')
-      OR CONTAINS(`updated_day`, '\r')
-      THEN CONCAT('"', REPLACE(`updated_day`, '"', '""'), '"')
-      ELSE `updated_day`
-    END
-  ) AS value
-FROM `$pipeline.dlq`
-ORDER BY
+  `$header` DESC,
   `$source.order`,
   `_cxl_dlq_source_row`;
 

@@ -19,6 +19,21 @@ SET spark.sql.legacy.storeAnalyzedPlanForView=true;
 
 SET spark.sql.adaptive.optimizer.excludedRules=org.apache.spark.sql.execution.adaptive.AQEPropagateEmptyRelation;
 
+-- The DLQ message of a failed CXL to_*() conversion: the value as text and the target type.
+CREATE OR REPLACE TEMPORARY FUNCTION cxl_conversion_failed(
+    text STRING,
+    target STRING
+)
+RETURNS STRING
+RETURN CONCAT('conversion failed: cannot convert \'', text, '\' to ', target);
+
+-- CXL to_int() / try_int() on a String: Rust's strict i64 parse (an optional sign and digits, nothing else, no blanks); NULL when it does not parse or is out of range.
+CREATE OR REPLACE TEMPORARY FUNCTION cxl_string_to_int(
+    s STRING
+)
+RETURNS BIGINT
+RETURN CASE WHEN COALESCE(s RLIKE '^[+-]?[0-9]+\\z', FALSE) THEN TRY_CAST(s AS BIGINT) END;
+
 -- source orders: read csv as text
 CREATE OR REPLACE TEMPORARY VIEW `orders.scan`
 USING CSV
@@ -299,35 +314,29 @@ SELECT
         END,
         TRY_CAST(CAST(0 AS BIGINT) AS INT)
       ) AS STRING) AS f1,
-      CAST(CASE
-        WHEN COALESCE(
-          GET(
-            CASE
-              WHEN ':' = ''
-              THEN CASE
-                WHEN `_cxl_e2` = ''
-                THEN ARRAY('', '')
-                ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-              END
-              ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
-            END,
-            TRY_CAST(CAST(1 AS BIGINT) AS INT)
-          ) RLIKE '^[+-]?[0-9]+\\z',
-          FALSE
-        )
-        THEN TRY_CAST(GET(
-          CASE
-            WHEN ':' = ''
-            THEN CASE
-              WHEN `_cxl_e2` = ''
-              THEN ARRAY('', '')
-              ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-            END
-            ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
-          END,
-          TRY_CAST(CAST(1 AS BIGINT) AS INT)
-        ) AS BIGINT)
-      END AS BIGINT) AS f2
+      CAST(GET(
+        TRANSFORM(
+          ARRAY(
+            CAST(GET(
+              CASE
+                WHEN ':' = ''
+                THEN CASE
+                  WHEN `_cxl_e2` = ''
+                  THEN ARRAY('', '')
+                  ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
+                END
+                ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
+              END,
+              TRY_CAST(CAST(1 AS BIGINT) AS INT)
+            ) AS STRING)
+          ),
+          `_cxl_s1` -> CASE
+            WHEN COALESCE(`_cxl_s1` RLIKE '^[+-]?[0-9]+\\z', FALSE)
+            THEN TRY_CAST(`_cxl_s1` AS BIGINT)
+          END
+        ),
+        0
+      ) AS BIGINT) AS f2
     )
   ) AS `$each`,
   CAST(NULL AS STRUCT<category: STRING, detail: STRING, field: STRING, value: STRING>) AS `$err.0`,
@@ -427,35 +436,29 @@ SELECT
                       END,
                       TRY_CAST(CAST(1 AS BIGINT) AS INT)
                     ) IS NULL
-                    AND CASE
-                      WHEN COALESCE(
-                        GET(
-                          CASE
-                            WHEN ':' = ''
-                            THEN CASE
-                              WHEN `_cxl_e2` = ''
-                              THEN ARRAY('', '')
-                              ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-                            END
-                            ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
-                          END,
-                          TRY_CAST(CAST(1 AS BIGINT) AS INT)
-                        ) RLIKE '^[+-]?[0-9]+\\z',
-                        FALSE
-                      )
-                      THEN TRY_CAST(GET(
-                        CASE
-                          WHEN ':' = ''
-                          THEN CASE
-                            WHEN `_cxl_e2` = ''
-                            THEN ARRAY('', '')
-                            ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-                          END
-                          ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
-                        END,
-                        TRY_CAST(CAST(1 AS BIGINT) AS INT)
-                      ) AS BIGINT)
-                    END IS NULL
+                    AND GET(
+                      TRANSFORM(
+                        ARRAY(
+                          CAST(GET(
+                            CASE
+                              WHEN ':' = ''
+                              THEN CASE
+                                WHEN `_cxl_e2` = ''
+                                THEN ARRAY('', '')
+                                ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
+                              END
+                              ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
+                            END,
+                            TRY_CAST(CAST(1 AS BIGINT) AS INT)
+                          ) AS STRING)
+                        ),
+                        `_cxl_s2` -> CASE
+                          WHEN COALESCE(`_cxl_s2` RLIKE '^[+-]?[0-9]+\\z', FALSE)
+                          THEN TRY_CAST(`_cxl_s2` AS BIGINT)
+                        END
+                      ),
+                      0
+                    ) IS NULL
                   )
                 ),
                 FALSE
@@ -465,7 +468,7 @@ SELECT
                 'type_coercion_failure' AS c,
                 CONCAT(
                   'conversion failed: cannot convert \'',
-                  GET(
+                  CAST(GET(
                     CASE
                       WHEN ':' = ''
                       THEN CASE
@@ -476,8 +479,9 @@ SELECT
                       ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
                     END,
                     TRY_CAST(CAST(1 AS BIGINT) AS INT)
-                  ),
-                  '\' to Int'
+                  ) AS STRING),
+                  '\' to ',
+                  CAST('Int' AS STRING)
                 ) AS m,
                 'qty' AS f,
                 CAST(GET(
@@ -634,25 +638,15 @@ SELECT
   `$source.row`,
   `$source.order`,
   `$fan`,
-  CASE
-    WHEN COALESCE(
-      SUBSTRING(
-        `sku`,
-        CAST(LEAST(
-          COALESCE(GREATEST(CAST(2 AS BIGINT), CAST(0 AS BIGINT)), CAST(0 AS BIGINT)),
-          CAST(2147483646 AS BIGINT)
-        ) + 1 AS INT)
-      ) RLIKE '^[+-]?[0-9]+\\z',
-      FALSE
-    )
-    THEN TRY_CAST(SUBSTRING(
+  CXL_STRING_TO_INT(
+    SUBSTRING(
       `sku`,
       CAST(LEAST(
         COALESCE(GREATEST(CAST(2 AS BIGINT), CAST(0 AS BIGINT)), CAST(0 AS BIGINT)),
         CAST(2147483646 AS BIGINT)
       ) + 1 AS INT)
-    ) AS BIGINT)
-  END AS `$out.sku_number`,
+    )
+  ) AS `$out.sku_number`,
   TRUE AS `$keep`,
   CASE
     WHEN COALESCE(
@@ -672,25 +666,15 @@ SELECT
               CAST(2147483646 AS BIGINT)
             ) + 1 AS INT)
           ) IS NULL
-          AND CASE
-            WHEN COALESCE(
-              SUBSTRING(
-                `sku`,
-                CAST(LEAST(
-                  COALESCE(GREATEST(CAST(2 AS BIGINT), CAST(0 AS BIGINT)), CAST(0 AS BIGINT)),
-                  CAST(2147483646 AS BIGINT)
-                ) + 1 AS INT)
-              ) RLIKE '^[+-]?[0-9]+\\z',
-              FALSE
-            )
-            THEN TRY_CAST(SUBSTRING(
+          AND CXL_STRING_TO_INT(
+            SUBSTRING(
               `sku`,
               CAST(LEAST(
                 COALESCE(GREATEST(CAST(2 AS BIGINT), CAST(0 AS BIGINT)), CAST(0 AS BIGINT)),
                 CAST(2147483646 AS BIGINT)
               ) + 1 AS INT)
-            ) AS BIGINT)
-          END IS NULL
+            )
+          ) IS NULL
         )
       ),
       FALSE
@@ -702,8 +686,7 @@ SELECT
         CAST(`$source.row` AS STRING),
         ': ',
         'field \'sku_number\': ',
-        CONCAT(
-          'conversion failed: cannot convert \'',
+        CXL_CONVERSION_FAILED(
           SUBSTRING(
             `sku`,
             CAST(LEAST(
@@ -711,7 +694,7 @@ SELECT
               CAST(2147483646 AS BIGINT)
             ) + 1 AS INT)
           ),
-          '\' to Int'
+          'Int'
         )
       ) AS detail,
       'sku_number' AS field,
@@ -1017,459 +1000,201 @@ ORDER BY
   `$source.row`,
   `$fan`;
 
--- DLQ: write ./out/dlq.csv (layout 0 only; sorted in one partition, chosen for speed)
+-- DLQ: write ./out/dlq.csv with its header line; columns as the entries' layouts say (all one layout: its schema order, else the sorted union), decided by a window in the one partition the lines are sorted in: no extra job (sorted in one partition, chosen for speed)
 INSERT OVERWRITE DIRECTORY './out/dlq.csv.clinker-staging' USING text
 SELECT /*+ REPARTITION(1) */
-  CONCAT_WS(
-    ',',
-    COALESCE(UUID(), ''),
-    COALESCE(DATE_FORMAT(CURRENT_TIMESTAMP(), 'yyyy-MM-dd\'T\'HH:mm:ss\'Z\''), ''),
+  CASE
+    WHEN `$file_layout` = CAST(0 AS BIGINT)
+    THEN CONCAT_WS(',', `$fields`, `order_id`, `customer`, `items`)
+    WHEN `$file_layout` = CAST(1 AS BIGINT)
+    THEN CONCAT_WS(',', `$fields`, `order_id`, `customer`, `items`, `line_count`, `sku`, `qty`)
+    ELSE CONCAT_WS(',', `$fields`, `customer`, `items`, `line_count`, `order_id`, `qty`, `sku`)
+  END AS value
+FROM (
+  SELECT
+    *,
     CASE
-      WHEN `_cxl_dlq_source_file` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_file`, ',')
-      OR CONTAINS(`_cxl_dlq_source_file`, '"')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_file`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_file`
-    END,
-    CASE
-      WHEN `_cxl_dlq_source_name` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_name`, ',')
-      OR CONTAINS(`_cxl_dlq_source_name`, '"')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_name`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_name`
-    END,
-    COALESCE(
-      CAST(CASE
-        WHEN `$source.order` = CAST('-1' AS BIGINT)
-        THEN CAST(0 AS BIGINT)
-        ELSE `_cxl_dlq_source_row`
-      END AS STRING),
-      ''
-    ),
-    CASE
-      WHEN `_cxl_dlq_triggering_field` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_field`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_field`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_field`
-    END,
-    CASE
-      WHEN `_cxl_dlq_triggering_value` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_value`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_value`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_value`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_category` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_category`, ',')
-      OR CONTAINS(`_cxl_dlq_error_category`, '"')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_category`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_category`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_detail` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_detail`, ',')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '"')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_detail`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_detail`
-    END,
-    CASE
-      WHEN `_cxl_dlq_stage` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_stage`, ',')
-      OR CONTAINS(`_cxl_dlq_stage`, '"')
-      OR CONTAINS(`_cxl_dlq_stage`, '\n')
-      OR CONTAINS(`_cxl_dlq_stage`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_stage`, '"', '""'), '"')
-      ELSE `_cxl_dlq_stage`
-    END,
-    CASE
-      WHEN `_cxl_dlq_route` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_route`, ',')
-      OR CONTAINS(`_cxl_dlq_route`, '"')
-      OR CONTAINS(`_cxl_dlq_route`, '\n')
-      OR CONTAINS(`_cxl_dlq_route`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_route`, '"', '""'), '"')
-      ELSE `_cxl_dlq_route`
-    END,
-    COALESCE(CAST(`_cxl_dlq_trigger` AS STRING), ''),
-    CASE
-      WHEN `order_id` IS NULL
-      THEN ''
-      WHEN CONTAINS(`order_id`, ',')
-      OR CONTAINS(`order_id`, '"')
-      OR CONTAINS(`order_id`, '\n')
-      OR CONTAINS(`order_id`, '\r')
-      THEN CONCAT('"', REPLACE(`order_id`, '"', '""'), '"')
-      ELSE `order_id`
-    END,
-    CASE
-      WHEN `customer` IS NULL
-      THEN ''
-      WHEN CONTAINS(`customer`, ',')
-      OR CONTAINS(`customer`, '"')
-      OR CONTAINS(`customer`, '\n')
-      OR CONTAINS(`customer`, '\r')
-      THEN CONCAT('"', REPLACE(`customer`, '"', '""'), '"')
-      ELSE `customer`
-    END,
-    CASE
-      WHEN `items` IS NULL
-      THEN ''
-      WHEN CONTAINS(`items`, ',')
-      OR CONTAINS(`items`, '"')
-      OR CONTAINS(`items`, '\n')
-      OR CONTAINS(`items`, '\r')
-      THEN CONCAT('"', REPLACE(`items`, '"', '""'), '"')
-      ELSE `items`
-    END
-  ) AS value
-FROM `$pipeline.dlq`
+      WHEN MIN(`$layout`) OVER () = MAX(`$layout`) OVER ()
+      THEN MIN(`$layout`) OVER ()
+    END AS `$file_layout`
+  FROM (
+    SELECT
+      '_cxl_dlq_id,_cxl_dlq_timestamp,_cxl_dlq_source_file,_cxl_dlq_source_name,_cxl_dlq_source_row,_cxl_dlq_triggering_field,_cxl_dlq_triggering_value,_cxl_dlq_error_category,_cxl_dlq_error_detail,_cxl_dlq_stage,_cxl_dlq_route,_cxl_dlq_trigger' AS `$fields`,
+      'customer' AS `customer`,
+      'items' AS `items`,
+      'line_count' AS `line_count`,
+      'order_id' AS `order_id`,
+      'qty' AS `qty`,
+      'sku' AS `sku`,
+      TRUE AS `$header`,
+      NULL AS `$layout`,
+      NULL AS `$source.order`,
+      NULL AS `_cxl_dlq_source_row`
+    UNION ALL
+    SELECT
+      CONCAT_WS(
+        ',',
+        COALESCE(UUID(), ''),
+        COALESCE(DATE_FORMAT(CURRENT_TIMESTAMP(), 'yyyy-MM-dd\'T\'HH:mm:ss\'Z\''), ''),
+        CASE
+          WHEN `_cxl_dlq_source_file` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_source_file`, ',')
+          OR CONTAINS(`_cxl_dlq_source_file`, '"')
+          OR CONTAINS(`_cxl_dlq_source_file`, '\n')
+          OR CONTAINS(`_cxl_dlq_source_file`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_source_file`, '"', '""'), '"')
+          ELSE `_cxl_dlq_source_file`
+        END,
+        CASE
+          WHEN `_cxl_dlq_source_name` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_source_name`, ',')
+          OR CONTAINS(`_cxl_dlq_source_name`, '"')
+          OR CONTAINS(`_cxl_dlq_source_name`, '\n')
+          OR CONTAINS(`_cxl_dlq_source_name`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_source_name`, '"', '""'), '"')
+          ELSE `_cxl_dlq_source_name`
+        END,
+        COALESCE(
+          CAST(CASE
+            WHEN `$source.order` = CAST('-1' AS BIGINT)
+            THEN CAST(0 AS BIGINT)
+            ELSE `_cxl_dlq_source_row`
+          END AS STRING),
+          ''
+        ),
+        CASE
+          WHEN `_cxl_dlq_triggering_field` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_triggering_field`, ',')
+          OR CONTAINS(`_cxl_dlq_triggering_field`, '"')
+          OR CONTAINS(`_cxl_dlq_triggering_field`, '\n')
+          OR CONTAINS(`_cxl_dlq_triggering_field`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_field`, '"', '""'), '"')
+          ELSE `_cxl_dlq_triggering_field`
+        END,
+        CASE
+          WHEN `_cxl_dlq_triggering_value` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_triggering_value`, ',')
+          OR CONTAINS(`_cxl_dlq_triggering_value`, '"')
+          OR CONTAINS(`_cxl_dlq_triggering_value`, '\n')
+          OR CONTAINS(`_cxl_dlq_triggering_value`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_value`, '"', '""'), '"')
+          ELSE `_cxl_dlq_triggering_value`
+        END,
+        CASE
+          WHEN `_cxl_dlq_error_category` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_error_category`, ',')
+          OR CONTAINS(`_cxl_dlq_error_category`, '"')
+          OR CONTAINS(`_cxl_dlq_error_category`, '\n')
+          OR CONTAINS(`_cxl_dlq_error_category`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_error_category`, '"', '""'), '"')
+          ELSE `_cxl_dlq_error_category`
+        END,
+        CASE
+          WHEN `_cxl_dlq_error_detail` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_error_detail`, ',')
+          OR CONTAINS(`_cxl_dlq_error_detail`, '"')
+          OR CONTAINS(`_cxl_dlq_error_detail`, '\n')
+          OR CONTAINS(`_cxl_dlq_error_detail`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_error_detail`, '"', '""'), '"')
+          ELSE `_cxl_dlq_error_detail`
+        END,
+        CASE
+          WHEN `_cxl_dlq_stage` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_stage`, ',')
+          OR CONTAINS(`_cxl_dlq_stage`, '"')
+          OR CONTAINS(`_cxl_dlq_stage`, '\n')
+          OR CONTAINS(`_cxl_dlq_stage`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_stage`, '"', '""'), '"')
+          ELSE `_cxl_dlq_stage`
+        END,
+        CASE
+          WHEN `_cxl_dlq_route` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_route`, ',')
+          OR CONTAINS(`_cxl_dlq_route`, '"')
+          OR CONTAINS(`_cxl_dlq_route`, '\n')
+          OR CONTAINS(`_cxl_dlq_route`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_route`, '"', '""'), '"')
+          ELSE `_cxl_dlq_route`
+        END,
+        COALESCE(CAST(`_cxl_dlq_trigger` AS STRING), '')
+      ) AS `$fields`,
+      CASE
+        WHEN `customer` IS NULL
+        THEN ''
+        WHEN CONTAINS(`customer`, ',')
+        OR CONTAINS(`customer`, '"')
+        OR CONTAINS(`customer`, '\n')
+        OR CONTAINS(`customer`, '\r')
+        THEN CONCAT('"', REPLACE(`customer`, '"', '""'), '"')
+        ELSE `customer`
+      END AS `customer`,
+      CASE
+        WHEN `items` IS NULL
+        THEN ''
+        WHEN CONTAINS(`items`, ',')
+        OR CONTAINS(`items`, '"')
+        OR CONTAINS(`items`, '\n')
+        OR CONTAINS(`items`, '\r')
+        THEN CONCAT('"', REPLACE(`items`, '"', '""'), '"')
+        ELSE `items`
+      END AS `items`,
+      CASE
+        WHEN `line_count` IS NULL
+        THEN ''
+        WHEN CONTAINS(`line_count`, ',')
+        OR CONTAINS(`line_count`, '"')
+        OR CONTAINS(`line_count`, '\n')
+        OR CONTAINS(`line_count`, '\r')
+        THEN CONCAT('"', REPLACE(`line_count`, '"', '""'), '"')
+        ELSE `line_count`
+      END AS `line_count`,
+      CASE
+        WHEN `order_id` IS NULL
+        THEN ''
+        WHEN CONTAINS(`order_id`, ',')
+        OR CONTAINS(`order_id`, '"')
+        OR CONTAINS(`order_id`, '\n')
+        OR CONTAINS(`order_id`, '\r')
+        THEN CONCAT('"', REPLACE(`order_id`, '"', '""'), '"')
+        ELSE `order_id`
+      END AS `order_id`,
+      CASE
+        WHEN `qty` IS NULL
+        THEN ''
+        WHEN CONTAINS(`qty`, ',')
+        OR CONTAINS(`qty`, '"')
+        OR CONTAINS(`qty`, '\n')
+        OR CONTAINS(`qty`, '\r')
+        THEN CONCAT('"', REPLACE(`qty`, '"', '""'), '"')
+        ELSE `qty`
+      END AS `qty`,
+      CASE
+        WHEN `sku` IS NULL
+        THEN ''
+        WHEN CONTAINS(`sku`, ',')
+        OR CONTAINS(`sku`, '"')
+        OR CONTAINS(`sku`, '\n')
+        OR CONTAINS(`sku`, '\r')
+        THEN CONCAT('"', REPLACE(`sku`, '"', '""'), '"')
+        ELSE `sku`
+      END AS `sku`,
+      FALSE AS `$header`,
+      `$layout`,
+      `$source.order`,
+      `_cxl_dlq_source_row`
+    FROM `$pipeline.dlq`
+  ) AS cells
+) AS lines
 ORDER BY
-  `$source.order`,
-  `_cxl_dlq_source_row`;
-
--- DLQ: write ./out/dlq.csv (layout 1 only; sorted in one partition, chosen for speed)
-INSERT OVERWRITE DIRECTORY './out/dlq.csv.clinker-staging' USING text
-SELECT /*+ REPARTITION(1) */
-  CONCAT_WS(
-    ',',
-    COALESCE(UUID(), ''),
-    COALESCE(DATE_FORMAT(CURRENT_TIMESTAMP(), 'yyyy-MM-dd\'T\'HH:mm:ss\'Z\''), ''),
-    CASE
-      WHEN `_cxl_dlq_source_file` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_file`, ',')
-      OR CONTAINS(`_cxl_dlq_source_file`, '"')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_file`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_file`
-    END,
-    CASE
-      WHEN `_cxl_dlq_source_name` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_name`, ',')
-      OR CONTAINS(`_cxl_dlq_source_name`, '"')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_name`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_name`
-    END,
-    COALESCE(
-      CAST(CASE
-        WHEN `$source.order` = CAST('-1' AS BIGINT)
-        THEN CAST(0 AS BIGINT)
-        ELSE `_cxl_dlq_source_row`
-      END AS STRING),
-      ''
-    ),
-    CASE
-      WHEN `_cxl_dlq_triggering_field` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_field`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_field`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_field`
-    END,
-    CASE
-      WHEN `_cxl_dlq_triggering_value` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_value`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_value`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_value`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_category` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_category`, ',')
-      OR CONTAINS(`_cxl_dlq_error_category`, '"')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_category`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_category`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_detail` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_detail`, ',')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '"')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_detail`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_detail`
-    END,
-    CASE
-      WHEN `_cxl_dlq_stage` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_stage`, ',')
-      OR CONTAINS(`_cxl_dlq_stage`, '"')
-      OR CONTAINS(`_cxl_dlq_stage`, '\n')
-      OR CONTAINS(`_cxl_dlq_stage`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_stage`, '"', '""'), '"')
-      ELSE `_cxl_dlq_stage`
-    END,
-    CASE
-      WHEN `_cxl_dlq_route` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_route`, ',')
-      OR CONTAINS(`_cxl_dlq_route`, '"')
-      OR CONTAINS(`_cxl_dlq_route`, '\n')
-      OR CONTAINS(`_cxl_dlq_route`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_route`, '"', '""'), '"')
-      ELSE `_cxl_dlq_route`
-    END,
-    COALESCE(CAST(`_cxl_dlq_trigger` AS STRING), ''),
-    CASE
-      WHEN `order_id` IS NULL
-      THEN ''
-      WHEN CONTAINS(`order_id`, ',')
-      OR CONTAINS(`order_id`, '"')
-      OR CONTAINS(`order_id`, '\n')
-      OR CONTAINS(`order_id`, '\r')
-      THEN CONCAT('"', REPLACE(`order_id`, '"', '""'), '"')
-      ELSE `order_id`
-    END,
-    CASE
-      WHEN `customer` IS NULL
-      THEN ''
-      WHEN CONTAINS(`customer`, ',')
-      OR CONTAINS(`customer`, '"')
-      OR CONTAINS(`customer`, '\n')
-      OR CONTAINS(`customer`, '\r')
-      THEN CONCAT('"', REPLACE(`customer`, '"', '""'), '"')
-      ELSE `customer`
-    END,
-    CASE
-      WHEN `items` IS NULL
-      THEN ''
-      WHEN CONTAINS(`items`, ',')
-      OR CONTAINS(`items`, '"')
-      OR CONTAINS(`items`, '\n')
-      OR CONTAINS(`items`, '\r')
-      THEN CONCAT('"', REPLACE(`items`, '"', '""'), '"')
-      ELSE `items`
-    END,
-    CASE
-      WHEN `line_count` IS NULL
-      THEN ''
-      WHEN CONTAINS(`line_count`, ',')
-      OR CONTAINS(`line_count`, '"')
-      OR CONTAINS(`line_count`, '\n')
-      OR CONTAINS(`line_count`, '\r')
-      THEN CONCAT('"', REPLACE(`line_count`, '"', '""'), '"')
-      ELSE `line_count`
-    END,
-    CASE
-      WHEN `sku` IS NULL
-      THEN ''
-      WHEN CONTAINS(`sku`, ',')
-      OR CONTAINS(`sku`, '"')
-      OR CONTAINS(`sku`, '\n')
-      OR CONTAINS(`sku`, '\r')
-      THEN CONCAT('"', REPLACE(`sku`, '"', '""'), '"')
-      ELSE `sku`
-    END,
-    CASE
-      WHEN `qty` IS NULL
-      THEN ''
-      WHEN CONTAINS(`qty`, ',')
-      OR CONTAINS(`qty`, '"')
-      OR CONTAINS(`qty`, '\n')
-      OR CONTAINS(`qty`, '\r')
-      THEN CONCAT('"', REPLACE(`qty`, '"', '""'), '"')
-      ELSE `qty`
-    END
-  ) AS value
-FROM `$pipeline.dlq`
-ORDER BY
-  `$source.order`,
-  `_cxl_dlq_source_row`;
-
--- DLQ: write ./out/dlq.csv (entries of mixed layouts; sorted in one partition, chosen for speed)
-INSERT OVERWRITE DIRECTORY './out/dlq.csv.clinker-staging' USING text
-SELECT /*+ REPARTITION(1) */
-  CONCAT_WS(
-    ',',
-    COALESCE(UUID(), ''),
-    COALESCE(DATE_FORMAT(CURRENT_TIMESTAMP(), 'yyyy-MM-dd\'T\'HH:mm:ss\'Z\''), ''),
-    CASE
-      WHEN `_cxl_dlq_source_file` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_file`, ',')
-      OR CONTAINS(`_cxl_dlq_source_file`, '"')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_file`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_file`
-    END,
-    CASE
-      WHEN `_cxl_dlq_source_name` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_name`, ',')
-      OR CONTAINS(`_cxl_dlq_source_name`, '"')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_name`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_name`
-    END,
-    COALESCE(
-      CAST(CASE
-        WHEN `$source.order` = CAST('-1' AS BIGINT)
-        THEN CAST(0 AS BIGINT)
-        ELSE `_cxl_dlq_source_row`
-      END AS STRING),
-      ''
-    ),
-    CASE
-      WHEN `_cxl_dlq_triggering_field` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_field`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_field`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_field`
-    END,
-    CASE
-      WHEN `_cxl_dlq_triggering_value` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_value`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_value`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_value`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_category` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_category`, ',')
-      OR CONTAINS(`_cxl_dlq_error_category`, '"')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_category`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_category`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_detail` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_detail`, ',')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '"')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_detail`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_detail`
-    END,
-    CASE
-      WHEN `_cxl_dlq_stage` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_stage`, ',')
-      OR CONTAINS(`_cxl_dlq_stage`, '"')
-      OR CONTAINS(`_cxl_dlq_stage`, '\n')
-      OR CONTAINS(`_cxl_dlq_stage`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_stage`, '"', '""'), '"')
-      ELSE `_cxl_dlq_stage`
-    END,
-    CASE
-      WHEN `_cxl_dlq_route` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_route`, ',')
-      OR CONTAINS(`_cxl_dlq_route`, '"')
-      OR CONTAINS(`_cxl_dlq_route`, '\n')
-      OR CONTAINS(`_cxl_dlq_route`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_route`, '"', '""'), '"')
-      ELSE `_cxl_dlq_route`
-    END,
-    COALESCE(CAST(`_cxl_dlq_trigger` AS STRING), ''),
-    CASE
-      WHEN `customer` IS NULL
-      THEN ''
-      WHEN CONTAINS(`customer`, ',')
-      OR CONTAINS(`customer`, '"')
-      OR CONTAINS(`customer`, '\n')
-      OR CONTAINS(`customer`, '\r')
-      THEN CONCAT('"', REPLACE(`customer`, '"', '""'), '"')
-      ELSE `customer`
-    END,
-    CASE
-      WHEN `items` IS NULL
-      THEN ''
-      WHEN CONTAINS(`items`, ',')
-      OR CONTAINS(`items`, '"')
-      OR CONTAINS(`items`, '\n')
-      OR CONTAINS(`items`, '\r')
-      THEN CONCAT('"', REPLACE(`items`, '"', '""'), '"')
-      ELSE `items`
-    END,
-    CASE
-      WHEN `line_count` IS NULL
-      THEN ''
-      WHEN CONTAINS(`line_count`, ',')
-      OR CONTAINS(`line_count`, '"')
-      OR CONTAINS(`line_count`, '\n')
-      OR CONTAINS(`line_count`, '\r')
-      THEN CONCAT('"', REPLACE(`line_count`, '"', '""'), '"')
-      ELSE `line_count`
-    END,
-    CASE
-      WHEN `order_id` IS NULL
-      THEN ''
-      WHEN CONTAINS(`order_id`, ',')
-      OR CONTAINS(`order_id`, '"')
-      OR CONTAINS(`order_id`, '\n')
-      OR CONTAINS(`order_id`, '\r')
-      THEN CONCAT('"', REPLACE(`order_id`, '"', '""'), '"')
-      ELSE `order_id`
-    END,
-    CASE
-      WHEN `qty` IS NULL
-      THEN ''
-      WHEN CONTAINS(`qty`, ',')
-      OR CONTAINS(`qty`, '"')
-      OR CONTAINS(`qty`, '\n')
-      OR CONTAINS(`qty`, '\r')
-      THEN CONCAT('"', REPLACE(`qty`, '"', '""'), '"')
-      ELSE `qty`
-    END,
-    CASE
-      WHEN `sku` IS NULL
-      THEN ''
-      WHEN CONTAINS(`sku`, ',')
-      OR CONTAINS(`sku`, '"')
-      OR CONTAINS(`sku`, '\n')
-      OR CONTAINS(`sku`, '\r')
-      THEN CONCAT('"', REPLACE(`sku`, '"', '""'), '"')
-      ELSE `sku`
-    END
-  ) AS value
-FROM `$pipeline.dlq`
-ORDER BY
+  `$header` DESC,
   `$source.order`,
   `_cxl_dlq_source_row`;
 

@@ -19,6 +19,98 @@ SET spark.sql.legacy.storeAnalyzedPlanForView=true;
 
 SET spark.sql.adaptive.optimizer.excludedRules=org.apache.spark.sql.execution.adaptive.AQEPropagateEmptyRelation;
 
+-- The DLQ message of a failed CXL to_*() conversion: the value as text and the target type.
+CREATE OR REPLACE TEMPORARY FUNCTION cxl_conversion_failed(
+    text STRING,
+    target STRING
+)
+RETURNS STRING
+RETURN CONCAT('conversion failed: cannot convert \'', text, '\' to ', target);
+
+-- CXL round(n) / round_to(n) on a Float: (x * 10^n).round() / 10^n on the binary product, half away from zero; NaN when 10^n is 0.
+CREATE OR REPLACE TEMPORARY FUNCTION cxl_float_round(
+    x DOUBLE,
+    n BIGINT
+)
+RETURNS DOUBLE
+RETURN CASE
+  WHEN x IS NULL
+  THEN NULL
+  WHEN POWER(CAST('10.0' AS DOUBLE), n) = CAST('0.0' AS DOUBLE)
+  THEN CAST('NaN' AS DOUBLE)
+  ELSE ROUND(x * POWER(CAST('10.0' AS DOUBLE), n), 0) / POWER(CAST('10.0' AS DOUBLE), n)
+END;
+
+-- CXL to_string() of a Float, as Rust's shortest round-trip Display prints it: no exponent, no trailing `.0`. Spark writes Java's digits, plainly from 1e-3 to 1e7 (there only a trailing `.0` goes); outside that range a decimal of the right scale spells out its exponent.
+CREATE OR REPLACE TEMPORARY FUNCTION cxl_float_text(
+    x DOUBLE
+)
+RETURNS STRING
+RETURN CASE
+  WHEN x IS NULL
+  THEN CAST(NULL AS STRING)
+  WHEN ISNAN(x)
+  THEN 'NaN'
+  WHEN x = CAST('Infinity' AS DOUBLE)
+  THEN 'inf'
+  WHEN x = CAST('-Infinity' AS DOUBLE)
+  THEN '-inf'
+  WHEN LOCATE('E', CAST(x AS STRING)) = 0
+  THEN CASE
+    WHEN CAST(x AS STRING) LIKE '%.0'
+    THEN SUBSTRING(CAST(x AS STRING), 1, LENGTH(CAST(x AS STRING)) - 2)
+    ELSE CAST(x AS STRING)
+  END
+  ELSE COALESCE(
+    REGEXP_REPLACE(
+      REGEXP_REPLACE(
+        CASE
+          WHEN ABS(x) >= CAST('1e+18' AS DOUBLE)
+          THEN CAST(TRY_CAST(CAST(x AS STRING) AS DECIMAL(38, 0)) AS STRING)
+          WHEN ABS(x) >= CAST('0.01' AS DOUBLE)
+          THEN CAST(TRY_CAST(CAST(x AS STRING) AS DECIMAL(38, 18)) AS STRING)
+          ELSE CAST(TRY_CAST(CAST(x AS STRING) AS DECIMAL(38, 37)) AS STRING)
+        END,
+        '(\\.[0-9]*?)0+$',
+        '$1'
+      ),
+      '\\.$',
+      ''
+    ),
+    CAST(x AS STRING)
+  )
+END;
+
+-- CXL to_int() / try_int() on a Float, and a Float used as an Int argument: Rust's `f as i64`, which truncates toward zero, saturates at the Int range and gives 0 for NaN.
+CREATE OR REPLACE TEMPORARY FUNCTION cxl_float_to_int(
+    x DOUBLE
+)
+RETURNS BIGINT
+RETURN CASE
+  WHEN ISNAN(x)
+  THEN CAST(0 AS BIGINT)
+  WHEN x >= CAST('9.223372036854776e+18' AS DOUBLE)
+  THEN CAST(9223372036854775807 AS BIGINT)
+  WHEN x <= CAST('-9.223372036854776e+18' AS DOUBLE)
+  THEN CAST('-9223372036854775808' AS BIGINT)
+  ELSE CAST(x AS BIGINT)
+END;
+
+-- CXL to_float() / try_float() on a String: Rust's f64 grammar (no surrounding blanks, no hex, no trailing `d`/`f`; inf, infinity and nan in any case); NULL when it does not parse.
+CREATE OR REPLACE TEMPORARY FUNCTION cxl_string_to_float(
+    s STRING
+)
+RETURNS DOUBLE
+RETURN CASE
+  WHEN COALESCE(s RLIKE '^[+-]?(?i:nan)\\z', FALSE)
+  THEN CAST('NaN' AS DOUBLE)
+  WHEN COALESCE(
+    s RLIKE '^[+-]?([0-9]+[.]?[0-9]*([eE][+-]?[0-9]+)?|[.][0-9]+([eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))\\z',
+    FALSE
+  )
+  THEN TRY_CAST(s AS DOUBLE)
+END;
+
 -- source orders: read csv as text
 CREATE OR REPLACE TEMPORARY VIEW `orders.scan`
 USING CSV
@@ -264,65 +356,7 @@ SELECT
   END AS `$out.customer`,
   CASE
     WHEN `$live`
-    THEN CASE
-      WHEN ISNAN(
-        GET(
-          TRANSFORM(
-            ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-            `_cxl_s1` -> CASE
-              WHEN `_cxl_s1` IS NULL
-              THEN NULL
-              WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-              THEN CAST('NaN' AS DOUBLE)
-              ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-            END
-          ),
-          0
-        )
-      )
-      THEN CAST(0 AS BIGINT)
-      WHEN GET(
-        TRANSFORM(
-          ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-          `_cxl_s1` -> CASE
-            WHEN `_cxl_s1` IS NULL
-            THEN NULL
-            WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-            THEN CAST('NaN' AS DOUBLE)
-            ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-          END
-        ),
-        0
-      ) >= CAST('9.223372036854776e+18' AS DOUBLE)
-      THEN CAST(9223372036854775807 AS BIGINT)
-      WHEN GET(
-        TRANSFORM(
-          ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-          `_cxl_s1` -> CASE
-            WHEN `_cxl_s1` IS NULL
-            THEN NULL
-            WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-            THEN CAST('NaN' AS DOUBLE)
-            ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-          END
-        ),
-        0
-      ) <= CAST('-9.223372036854776e+18' AS DOUBLE)
-      THEN CAST('-9223372036854775808' AS BIGINT)
-      ELSE CAST(GET(
-        TRANSFORM(
-          ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-          `_cxl_s1` -> CASE
-            WHEN `_cxl_s1` IS NULL
-            THEN NULL
-            WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-            THEN CAST('NaN' AS DOUBLE)
-            ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-          END
-        ),
-        0
-      ) AS BIGINT)
-    END
+    THEN CXL_FLOAT_TO_INT(CXL_FLOAT_ROUND(`$shared.0` * CAST('100.0' AS DOUBLE), CAST(0 AS BIGINT)))
   END AS `$out.cents`,
   CASE WHEN `$live` THEN UPPER(`region`) END AS `$out.region`,
   CASE WHEN `$live` THEN TRUE END AS `$keep`,
@@ -339,103 +373,16 @@ SELECT
       )
       THEN STRUCT(
         'type_coercion_failure' AS category,
-        CONCAT(
-          'row ',
-          CAST(`$source.row` AS STRING),
-          ': ',
-          CONCAT('conversion failed: cannot convert \'', `amount`, '\' to Float')
-        ) AS detail,
+        CONCAT('row ', CAST(`$source.row` AS STRING), ': ', CXL_CONVERSION_FAILED(`amount`, 'Float')) AS detail,
         CAST(NULL AS STRING) AS field,
         `amount` AS value
       )
       WHEN COALESCE(
         (
-          NOT GET(
-            TRANSFORM(
-              ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-              `_cxl_s1` -> CASE
-                WHEN `_cxl_s1` IS NULL
-                THEN NULL
-                WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                THEN CAST('NaN' AS DOUBLE)
-                ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-              END
-            ),
-            0
-          ) IS NULL
+          NOT CXL_FLOAT_ROUND(`$shared.0` * CAST('100.0' AS DOUBLE), CAST(0 AS BIGINT)) IS NULL
           AND (
-            NOT GET(
-              TRANSFORM(
-                ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                `_cxl_s1` -> CASE
-                  WHEN `_cxl_s1` IS NULL
-                  THEN NULL
-                  WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                  THEN CAST('NaN' AS DOUBLE)
-                  ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                END
-              ),
-              0
-            ) IS NULL
-            AND CASE
-              WHEN ISNAN(
-                GET(
-                  TRANSFORM(
-                    ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                    `_cxl_s1` -> CASE
-                      WHEN `_cxl_s1` IS NULL
-                      THEN NULL
-                      WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                      THEN CAST('NaN' AS DOUBLE)
-                      ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                    END
-                  ),
-                  0
-                )
-              )
-              THEN CAST(0 AS BIGINT)
-              WHEN GET(
-                TRANSFORM(
-                  ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                  `_cxl_s1` -> CASE
-                    WHEN `_cxl_s1` IS NULL
-                    THEN NULL
-                    WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                    THEN CAST('NaN' AS DOUBLE)
-                    ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                  END
-                ),
-                0
-              ) >= CAST('9.223372036854776e+18' AS DOUBLE)
-              THEN CAST(9223372036854775807 AS BIGINT)
-              WHEN GET(
-                TRANSFORM(
-                  ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                  `_cxl_s1` -> CASE
-                    WHEN `_cxl_s1` IS NULL
-                    THEN NULL
-                    WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                    THEN CAST('NaN' AS DOUBLE)
-                    ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                  END
-                ),
-                0
-              ) <= CAST('-9.223372036854776e+18' AS DOUBLE)
-              THEN CAST('-9223372036854775808' AS BIGINT)
-              ELSE CAST(GET(
-                TRANSFORM(
-                  ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                  `_cxl_s1` -> CASE
-                    WHEN `_cxl_s1` IS NULL
-                    THEN NULL
-                    WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                    THEN CAST('NaN' AS DOUBLE)
-                    ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                  END
-                ),
-                0
-              ) AS BIGINT)
-            END IS NULL
+            NOT CXL_FLOAT_ROUND(`$shared.0` * CAST('100.0' AS DOUBLE), CAST(0 AS BIGINT)) IS NULL
+            AND CXL_FLOAT_TO_INT(CXL_FLOAT_ROUND(`$shared.0` * CAST('100.0' AS DOUBLE), CAST(0 AS BIGINT))) IS NULL
           )
         ),
         FALSE
@@ -446,485 +393,20 @@ SELECT
           'row ',
           CAST(`$source.row` AS STRING),
           ': ',
-          CONCAT(
-            'conversion failed: cannot convert \'',
-            CASE
-              WHEN GET(
-                TRANSFORM(
-                  ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                  `_cxl_s1` -> CASE
-                    WHEN `_cxl_s1` IS NULL
-                    THEN NULL
-                    WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                    THEN CAST('NaN' AS DOUBLE)
-                    ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                  END
-                ),
-                0
-              ) IS NULL
-              THEN CAST(NULL AS STRING)
-              WHEN ISNAN(
-                GET(
-                  TRANSFORM(
-                    ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                    `_cxl_s1` -> CASE
-                      WHEN `_cxl_s1` IS NULL
-                      THEN NULL
-                      WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                      THEN CAST('NaN' AS DOUBLE)
-                      ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                    END
-                  ),
-                  0
-                )
-              )
-              THEN 'NaN'
-              WHEN GET(
-                TRANSFORM(
-                  ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                  `_cxl_s1` -> CASE
-                    WHEN `_cxl_s1` IS NULL
-                    THEN NULL
-                    WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                    THEN CAST('NaN' AS DOUBLE)
-                    ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                  END
-                ),
-                0
-              ) = CAST('Infinity' AS DOUBLE)
-              THEN 'inf'
-              WHEN GET(
-                TRANSFORM(
-                  ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                  `_cxl_s1` -> CASE
-                    WHEN `_cxl_s1` IS NULL
-                    THEN NULL
-                    WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                    THEN CAST('NaN' AS DOUBLE)
-                    ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                  END
-                ),
-                0
-              ) = CAST('-Infinity' AS DOUBLE)
-              THEN '-inf'
-              WHEN LOCATE(
-                'E',
-                CAST(GET(
-                  TRANSFORM(
-                    ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                    `_cxl_s1` -> CASE
-                      WHEN `_cxl_s1` IS NULL
-                      THEN NULL
-                      WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                      THEN CAST('NaN' AS DOUBLE)
-                      ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                    END
-                  ),
-                  0
-                ) AS STRING)
-              ) = 0
-              THEN CASE
-                WHEN CAST(GET(
-                  TRANSFORM(
-                    ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                    `_cxl_s1` -> CASE
-                      WHEN `_cxl_s1` IS NULL
-                      THEN NULL
-                      WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                      THEN CAST('NaN' AS DOUBLE)
-                      ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                    END
-                  ),
-                  0
-                ) AS STRING) LIKE '%.0'
-                THEN SUBSTRING(
-                  CAST(GET(
-                    TRANSFORM(
-                      ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                      `_cxl_s1` -> CASE
-                        WHEN `_cxl_s1` IS NULL
-                        THEN NULL
-                        WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                        THEN CAST('NaN' AS DOUBLE)
-                        ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                      END
-                    ),
-                    0
-                  ) AS STRING),
-                  1,
-                  LENGTH(
-                    CAST(GET(
-                      TRANSFORM(
-                        ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                        `_cxl_s1` -> CASE
-                          WHEN `_cxl_s1` IS NULL
-                          THEN NULL
-                          WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                          THEN CAST('NaN' AS DOUBLE)
-                          ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                        END
-                      ),
-                      0
-                    ) AS STRING)
-                  ) - 2
-                )
-                ELSE CAST(GET(
-                  TRANSFORM(
-                    ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                    `_cxl_s1` -> CASE
-                      WHEN `_cxl_s1` IS NULL
-                      THEN NULL
-                      WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                      THEN CAST('NaN' AS DOUBLE)
-                      ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                    END
-                  ),
-                  0
-                ) AS STRING)
-              END
-              ELSE COALESCE(
-                REGEXP_REPLACE(
-                  REGEXP_REPLACE(
-                    CASE
-                      WHEN ABS(
-                        GET(
-                          TRANSFORM(
-                            ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                            `_cxl_s1` -> CASE
-                              WHEN `_cxl_s1` IS NULL
-                              THEN NULL
-                              WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                              THEN CAST('NaN' AS DOUBLE)
-                              ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                            END
-                          ),
-                          0
-                        )
-                      ) >= CAST('1e+18' AS DOUBLE)
-                      THEN CAST(TRY_CAST(CAST(GET(
-                        TRANSFORM(
-                          ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                          `_cxl_s1` -> CASE
-                            WHEN `_cxl_s1` IS NULL
-                            THEN NULL
-                            WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                            THEN CAST('NaN' AS DOUBLE)
-                            ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                          END
-                        ),
-                        0
-                      ) AS STRING) AS DECIMAL(38, 0)) AS STRING)
-                      WHEN ABS(
-                        GET(
-                          TRANSFORM(
-                            ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                            `_cxl_s1` -> CASE
-                              WHEN `_cxl_s1` IS NULL
-                              THEN NULL
-                              WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                              THEN CAST('NaN' AS DOUBLE)
-                              ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                            END
-                          ),
-                          0
-                        )
-                      ) >= CAST('0.01' AS DOUBLE)
-                      THEN CAST(TRY_CAST(CAST(GET(
-                        TRANSFORM(
-                          ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                          `_cxl_s1` -> CASE
-                            WHEN `_cxl_s1` IS NULL
-                            THEN NULL
-                            WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                            THEN CAST('NaN' AS DOUBLE)
-                            ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                          END
-                        ),
-                        0
-                      ) AS STRING) AS DECIMAL(38, 18)) AS STRING)
-                      ELSE CAST(TRY_CAST(CAST(GET(
-                        TRANSFORM(
-                          ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                          `_cxl_s1` -> CASE
-                            WHEN `_cxl_s1` IS NULL
-                            THEN NULL
-                            WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                            THEN CAST('NaN' AS DOUBLE)
-                            ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                          END
-                        ),
-                        0
-                      ) AS STRING) AS DECIMAL(38, 37)) AS STRING)
-                    END,
-                    '(\\.[0-9]*?)0+$',
-                    '$1'
-                  ),
-                  '\\.$',
-                  ''
-                ),
-                CAST(GET(
-                  TRANSFORM(
-                    ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                    `_cxl_s1` -> CASE
-                      WHEN `_cxl_s1` IS NULL
-                      THEN NULL
-                      WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                      THEN CAST('NaN' AS DOUBLE)
-                      ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                    END
-                  ),
-                  0
-                ) AS STRING)
-              )
-            END,
-            '\' to Int'
+          CXL_CONVERSION_FAILED(
+            CXL_FLOAT_TEXT(CXL_FLOAT_ROUND(`$shared.0` * CAST('100.0' AS DOUBLE), CAST(0 AS BIGINT))),
+            'Int'
           )
         ) AS detail,
         CAST(NULL AS STRING) AS field,
-        CASE
-          WHEN GET(
-            TRANSFORM(
-              ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-              `_cxl_s1` -> CASE
-                WHEN `_cxl_s1` IS NULL
-                THEN NULL
-                WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                THEN CAST('NaN' AS DOUBLE)
-                ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-              END
-            ),
-            0
-          ) IS NULL
-          THEN CAST(NULL AS STRING)
-          WHEN ISNAN(
-            GET(
-              TRANSFORM(
-                ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                `_cxl_s1` -> CASE
-                  WHEN `_cxl_s1` IS NULL
-                  THEN NULL
-                  WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                  THEN CAST('NaN' AS DOUBLE)
-                  ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                END
-              ),
-              0
-            )
-          )
-          THEN 'NaN'
-          WHEN GET(
-            TRANSFORM(
-              ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-              `_cxl_s1` -> CASE
-                WHEN `_cxl_s1` IS NULL
-                THEN NULL
-                WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                THEN CAST('NaN' AS DOUBLE)
-                ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-              END
-            ),
-            0
-          ) = CAST('Infinity' AS DOUBLE)
-          THEN 'inf'
-          WHEN GET(
-            TRANSFORM(
-              ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-              `_cxl_s1` -> CASE
-                WHEN `_cxl_s1` IS NULL
-                THEN NULL
-                WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                THEN CAST('NaN' AS DOUBLE)
-                ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-              END
-            ),
-            0
-          ) = CAST('-Infinity' AS DOUBLE)
-          THEN '-inf'
-          WHEN LOCATE(
-            'E',
-            CAST(GET(
-              TRANSFORM(
-                ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                `_cxl_s1` -> CASE
-                  WHEN `_cxl_s1` IS NULL
-                  THEN NULL
-                  WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                  THEN CAST('NaN' AS DOUBLE)
-                  ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                END
-              ),
-              0
-            ) AS STRING)
-          ) = 0
-          THEN CASE
-            WHEN CAST(GET(
-              TRANSFORM(
-                ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                `_cxl_s1` -> CASE
-                  WHEN `_cxl_s1` IS NULL
-                  THEN NULL
-                  WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                  THEN CAST('NaN' AS DOUBLE)
-                  ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                END
-              ),
-              0
-            ) AS STRING) LIKE '%.0'
-            THEN SUBSTRING(
-              CAST(GET(
-                TRANSFORM(
-                  ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                  `_cxl_s1` -> CASE
-                    WHEN `_cxl_s1` IS NULL
-                    THEN NULL
-                    WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                    THEN CAST('NaN' AS DOUBLE)
-                    ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                  END
-                ),
-                0
-              ) AS STRING),
-              1,
-              LENGTH(
-                CAST(GET(
-                  TRANSFORM(
-                    ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                    `_cxl_s1` -> CASE
-                      WHEN `_cxl_s1` IS NULL
-                      THEN NULL
-                      WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                      THEN CAST('NaN' AS DOUBLE)
-                      ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                    END
-                  ),
-                  0
-                ) AS STRING)
-              ) - 2
-            )
-            ELSE CAST(GET(
-              TRANSFORM(
-                ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                `_cxl_s1` -> CASE
-                  WHEN `_cxl_s1` IS NULL
-                  THEN NULL
-                  WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                  THEN CAST('NaN' AS DOUBLE)
-                  ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                END
-              ),
-              0
-            ) AS STRING)
-          END
-          ELSE COALESCE(
-            REGEXP_REPLACE(
-              REGEXP_REPLACE(
-                CASE
-                  WHEN ABS(
-                    GET(
-                      TRANSFORM(
-                        ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                        `_cxl_s1` -> CASE
-                          WHEN `_cxl_s1` IS NULL
-                          THEN NULL
-                          WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                          THEN CAST('NaN' AS DOUBLE)
-                          ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                        END
-                      ),
-                      0
-                    )
-                  ) >= CAST('1e+18' AS DOUBLE)
-                  THEN CAST(TRY_CAST(CAST(GET(
-                    TRANSFORM(
-                      ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                      `_cxl_s1` -> CASE
-                        WHEN `_cxl_s1` IS NULL
-                        THEN NULL
-                        WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                        THEN CAST('NaN' AS DOUBLE)
-                        ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                      END
-                    ),
-                    0
-                  ) AS STRING) AS DECIMAL(38, 0)) AS STRING)
-                  WHEN ABS(
-                    GET(
-                      TRANSFORM(
-                        ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                        `_cxl_s1` -> CASE
-                          WHEN `_cxl_s1` IS NULL
-                          THEN NULL
-                          WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                          THEN CAST('NaN' AS DOUBLE)
-                          ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                        END
-                      ),
-                      0
-                    )
-                  ) >= CAST('0.01' AS DOUBLE)
-                  THEN CAST(TRY_CAST(CAST(GET(
-                    TRANSFORM(
-                      ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                      `_cxl_s1` -> CASE
-                        WHEN `_cxl_s1` IS NULL
-                        THEN NULL
-                        WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                        THEN CAST('NaN' AS DOUBLE)
-                        ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                      END
-                    ),
-                    0
-                  ) AS STRING) AS DECIMAL(38, 18)) AS STRING)
-                  ELSE CAST(TRY_CAST(CAST(GET(
-                    TRANSFORM(
-                      ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                      `_cxl_s1` -> CASE
-                        WHEN `_cxl_s1` IS NULL
-                        THEN NULL
-                        WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                        THEN CAST('NaN' AS DOUBLE)
-                        ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                      END
-                    ),
-                    0
-                  ) AS STRING) AS DECIMAL(38, 37)) AS STRING)
-                END,
-                '(\\.[0-9]*?)0+$',
-                '$1'
-              ),
-              '\\.$',
-              ''
-            ),
-            CAST(GET(
-              TRANSFORM(
-                ARRAY(`$shared.0` * CAST('100.0' AS DOUBLE)),
-                `_cxl_s1` -> CASE
-                  WHEN `_cxl_s1` IS NULL
-                  THEN NULL
-                  WHEN POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)) = CAST('0.0' AS DOUBLE)
-                  THEN CAST('NaN' AS DOUBLE)
-                  ELSE ROUND(`_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT)), 0) / POWER(CAST('10.0' AS DOUBLE), CAST(0 AS BIGINT))
-                END
-              ),
-              0
-            ) AS STRING)
-          )
-        END AS value
+        CXL_FLOAT_TEXT(CXL_FLOAT_ROUND(`$shared.0` * CAST('100.0' AS DOUBLE), CAST(0 AS BIGINT))) AS value
       )
     END
   END AS `$err`
 FROM (
   SELECT
     *,
-    CASE
-      WHEN COALESCE(`amount` RLIKE '^[+-]?(?i:nan)\\z', FALSE)
-      THEN CAST('NaN' AS DOUBLE)
-      WHEN COALESCE(
-        `amount` RLIKE '^[+-]?([0-9]+[.]?[0-9]*([eE][+-]?[0-9]+)?|[.][0-9]+([eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))\\z',
-        FALSE
-      )
-      THEN TRY_CAST(`amount` AS DOUBLE)
-    END AS `$shared.0`
+    CXL_STRING_TO_FLOAT(`amount`) AS `$shared.0`
   FROM `orders.carry`
 ) AS `input`;
 
@@ -1698,661 +1180,214 @@ ORDER BY
   `$source.order`,
   `$source.row`;
 
--- DLQ: write ./out/dlq.csv (layout 0 only; sorted in one partition, chosen for speed)
+-- DLQ: write ./out/dlq.csv with its header line; columns as the entries' layouts say (all one layout: its schema order, else the sorted union), decided by a window in the one partition the lines are sorted in: no extra job (sorted in one partition, chosen for speed)
 INSERT OVERWRITE DIRECTORY './out/dlq.csv.clinker-staging' USING text
 SELECT /*+ REPARTITION(1) */
-  CONCAT_WS(
-    ',',
-    COALESCE(UUID(), ''),
-    COALESCE(DATE_FORMAT(CURRENT_TIMESTAMP(), 'yyyy-MM-dd\'T\'HH:mm:ss\'Z\''), ''),
+  CASE
+    WHEN `$file_layout` = CAST(0 AS BIGINT)
+    THEN CONCAT_WS(',', `$fields`, `order_id`, `line`, `customer`, `amount`, `region`)
+    WHEN `$file_layout` = CAST(1 AS BIGINT)
+    THEN CONCAT_WS(',', `$fields`, `order_id`, `line`, `customer`, `amount`, `region`, `$ck.order_id`)
+    WHEN `$file_layout` = CAST(2 AS BIGINT)
+    THEN CONCAT_WS(',', `$fields`, `order_id`, `line`, `customer`, `amount`, `region`, `cents`, `$ck.order_id`)
+    ELSE CONCAT_WS(',', `$fields`, `$ck.order_id`, `amount`, `cents`, `customer`, `line`, `order_id`, `region`)
+  END AS value
+FROM (
+  SELECT
+    *,
     CASE
-      WHEN `_cxl_dlq_source_file` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_file`, ',')
-      OR CONTAINS(`_cxl_dlq_source_file`, '"')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_file`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_file`
-    END,
-    CASE
-      WHEN `_cxl_dlq_source_name` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_name`, ',')
-      OR CONTAINS(`_cxl_dlq_source_name`, '"')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_name`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_name`
-    END,
-    COALESCE(
-      CAST(CASE
-        WHEN `$source.order` = CAST('-1' AS BIGINT)
-        THEN CAST(0 AS BIGINT)
-        ELSE `_cxl_dlq_source_row`
-      END AS STRING),
-      ''
-    ),
-    CASE
-      WHEN `_cxl_dlq_triggering_field` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_field`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_field`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_field`
-    END,
-    CASE
-      WHEN `_cxl_dlq_triggering_value` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_value`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_value`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_value`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_category` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_category`, ',')
-      OR CONTAINS(`_cxl_dlq_error_category`, '"')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_category`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_category`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_detail` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_detail`, ',')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '"')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_detail`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_detail`
-    END,
-    CASE
-      WHEN `_cxl_dlq_stage` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_stage`, ',')
-      OR CONTAINS(`_cxl_dlq_stage`, '"')
-      OR CONTAINS(`_cxl_dlq_stage`, '\n')
-      OR CONTAINS(`_cxl_dlq_stage`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_stage`, '"', '""'), '"')
-      ELSE `_cxl_dlq_stage`
-    END,
-    CASE
-      WHEN `_cxl_dlq_route` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_route`, ',')
-      OR CONTAINS(`_cxl_dlq_route`, '"')
-      OR CONTAINS(`_cxl_dlq_route`, '\n')
-      OR CONTAINS(`_cxl_dlq_route`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_route`, '"', '""'), '"')
-      ELSE `_cxl_dlq_route`
-    END,
-    COALESCE(CAST(`_cxl_dlq_trigger` AS STRING), ''),
-    CASE
-      WHEN `order_id` IS NULL
-      THEN ''
-      WHEN CONTAINS(`order_id`, ',')
-      OR CONTAINS(`order_id`, '"')
-      OR CONTAINS(`order_id`, '\n')
-      OR CONTAINS(`order_id`, '\r')
-      THEN CONCAT('"', REPLACE(`order_id`, '"', '""'), '"')
-      ELSE `order_id`
-    END,
-    CASE
-      WHEN `line` IS NULL
-      THEN ''
-      WHEN CONTAINS(`line`, ',')
-      OR CONTAINS(`line`, '"')
-      OR CONTAINS(`line`, '\n')
-      OR CONTAINS(`line`, '\r')
-      THEN CONCAT('"', REPLACE(`line`, '"', '""'), '"')
-      ELSE `line`
-    END,
-    CASE
-      WHEN `customer` IS NULL
-      THEN ''
-      WHEN CONTAINS(`customer`, ',')
-      OR CONTAINS(`customer`, '"')
-      OR CONTAINS(`customer`, '\n')
-      OR CONTAINS(`customer`, '\r')
-      THEN CONCAT('"', REPLACE(`customer`, '"', '""'), '"')
-      ELSE `customer`
-    END,
-    CASE
-      WHEN `amount` IS NULL
-      THEN ''
-      WHEN CONTAINS(`amount`, ',')
-      OR CONTAINS(`amount`, '"')
-      OR CONTAINS(`amount`, '\n')
-      OR CONTAINS(`amount`, '\r')
-      THEN CONCAT('"', REPLACE(`amount`, '"', '""'), '"')
-      ELSE `amount`
-    END,
-    CASE
-      WHEN `region` IS NULL
-      THEN ''
-      WHEN CONTAINS(`region`, ',')
-      OR CONTAINS(`region`, '"')
-      OR CONTAINS(`region`, '\n')
-      OR CONTAINS(`region`, '\r')
-      THEN CONCAT('"', REPLACE(`region`, '"', '""'), '"')
-      ELSE `region`
-    END
-  ) AS value
-FROM `$pipeline.dlq`
+      WHEN MIN(`$layout`) OVER () = MAX(`$layout`) OVER ()
+      THEN MIN(`$layout`) OVER ()
+    END AS `$file_layout`
+  FROM (
+    SELECT
+      '_cxl_dlq_id,_cxl_dlq_timestamp,_cxl_dlq_source_file,_cxl_dlq_source_name,_cxl_dlq_source_row,_cxl_dlq_triggering_field,_cxl_dlq_triggering_value,_cxl_dlq_error_category,_cxl_dlq_error_detail,_cxl_dlq_stage,_cxl_dlq_route,_cxl_dlq_trigger' AS `$fields`,
+      '$ck.order_id' AS `$ck.order_id`,
+      'amount' AS `amount`,
+      'cents' AS `cents`,
+      'customer' AS `customer`,
+      'line' AS `line`,
+      'order_id' AS `order_id`,
+      'region' AS `region`,
+      TRUE AS `$header`,
+      NULL AS `$layout`,
+      NULL AS `$source.order`,
+      NULL AS `_cxl_dlq_source_row`
+    UNION ALL
+    SELECT
+      CONCAT_WS(
+        ',',
+        COALESCE(UUID(), ''),
+        COALESCE(DATE_FORMAT(CURRENT_TIMESTAMP(), 'yyyy-MM-dd\'T\'HH:mm:ss\'Z\''), ''),
+        CASE
+          WHEN `_cxl_dlq_source_file` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_source_file`, ',')
+          OR CONTAINS(`_cxl_dlq_source_file`, '"')
+          OR CONTAINS(`_cxl_dlq_source_file`, '\n')
+          OR CONTAINS(`_cxl_dlq_source_file`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_source_file`, '"', '""'), '"')
+          ELSE `_cxl_dlq_source_file`
+        END,
+        CASE
+          WHEN `_cxl_dlq_source_name` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_source_name`, ',')
+          OR CONTAINS(`_cxl_dlq_source_name`, '"')
+          OR CONTAINS(`_cxl_dlq_source_name`, '\n')
+          OR CONTAINS(`_cxl_dlq_source_name`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_source_name`, '"', '""'), '"')
+          ELSE `_cxl_dlq_source_name`
+        END,
+        COALESCE(
+          CAST(CASE
+            WHEN `$source.order` = CAST('-1' AS BIGINT)
+            THEN CAST(0 AS BIGINT)
+            ELSE `_cxl_dlq_source_row`
+          END AS STRING),
+          ''
+        ),
+        CASE
+          WHEN `_cxl_dlq_triggering_field` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_triggering_field`, ',')
+          OR CONTAINS(`_cxl_dlq_triggering_field`, '"')
+          OR CONTAINS(`_cxl_dlq_triggering_field`, '\n')
+          OR CONTAINS(`_cxl_dlq_triggering_field`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_field`, '"', '""'), '"')
+          ELSE `_cxl_dlq_triggering_field`
+        END,
+        CASE
+          WHEN `_cxl_dlq_triggering_value` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_triggering_value`, ',')
+          OR CONTAINS(`_cxl_dlq_triggering_value`, '"')
+          OR CONTAINS(`_cxl_dlq_triggering_value`, '\n')
+          OR CONTAINS(`_cxl_dlq_triggering_value`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_value`, '"', '""'), '"')
+          ELSE `_cxl_dlq_triggering_value`
+        END,
+        CASE
+          WHEN `_cxl_dlq_error_category` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_error_category`, ',')
+          OR CONTAINS(`_cxl_dlq_error_category`, '"')
+          OR CONTAINS(`_cxl_dlq_error_category`, '\n')
+          OR CONTAINS(`_cxl_dlq_error_category`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_error_category`, '"', '""'), '"')
+          ELSE `_cxl_dlq_error_category`
+        END,
+        CASE
+          WHEN `_cxl_dlq_error_detail` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_error_detail`, ',')
+          OR CONTAINS(`_cxl_dlq_error_detail`, '"')
+          OR CONTAINS(`_cxl_dlq_error_detail`, '\n')
+          OR CONTAINS(`_cxl_dlq_error_detail`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_error_detail`, '"', '""'), '"')
+          ELSE `_cxl_dlq_error_detail`
+        END,
+        CASE
+          WHEN `_cxl_dlq_stage` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_stage`, ',')
+          OR CONTAINS(`_cxl_dlq_stage`, '"')
+          OR CONTAINS(`_cxl_dlq_stage`, '\n')
+          OR CONTAINS(`_cxl_dlq_stage`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_stage`, '"', '""'), '"')
+          ELSE `_cxl_dlq_stage`
+        END,
+        CASE
+          WHEN `_cxl_dlq_route` IS NULL
+          THEN ''
+          WHEN CONTAINS(`_cxl_dlq_route`, ',')
+          OR CONTAINS(`_cxl_dlq_route`, '"')
+          OR CONTAINS(`_cxl_dlq_route`, '\n')
+          OR CONTAINS(`_cxl_dlq_route`, '\r')
+          THEN CONCAT('"', REPLACE(`_cxl_dlq_route`, '"', '""'), '"')
+          ELSE `_cxl_dlq_route`
+        END,
+        COALESCE(CAST(`_cxl_dlq_trigger` AS STRING), '')
+      ) AS `$fields`,
+      CASE
+        WHEN `$ck.order_id` IS NULL
+        THEN ''
+        WHEN CONTAINS(`$ck.order_id`, ',')
+        OR CONTAINS(`$ck.order_id`, '"')
+        OR CONTAINS(`$ck.order_id`, '\n')
+        OR CONTAINS(`$ck.order_id`, '\r')
+        THEN CONCAT('"', REPLACE(`$ck.order_id`, '"', '""'), '"')
+        ELSE `$ck.order_id`
+      END AS `$ck.order_id`,
+      CASE
+        WHEN `amount` IS NULL
+        THEN ''
+        WHEN CONTAINS(`amount`, ',')
+        OR CONTAINS(`amount`, '"')
+        OR CONTAINS(`amount`, '\n')
+        OR CONTAINS(`amount`, '\r')
+        THEN CONCAT('"', REPLACE(`amount`, '"', '""'), '"')
+        ELSE `amount`
+      END AS `amount`,
+      CASE
+        WHEN `cents` IS NULL
+        THEN ''
+        WHEN CONTAINS(`cents`, ',')
+        OR CONTAINS(`cents`, '"')
+        OR CONTAINS(`cents`, '\n')
+        OR CONTAINS(`cents`, '\r')
+        THEN CONCAT('"', REPLACE(`cents`, '"', '""'), '"')
+        ELSE `cents`
+      END AS `cents`,
+      CASE
+        WHEN `customer` IS NULL
+        THEN ''
+        WHEN CONTAINS(`customer`, ',')
+        OR CONTAINS(`customer`, '"')
+        OR CONTAINS(`customer`, '\n')
+        OR CONTAINS(`customer`, '\r')
+        THEN CONCAT('"', REPLACE(`customer`, '"', '""'), '"')
+        ELSE `customer`
+      END AS `customer`,
+      CASE
+        WHEN `line` IS NULL
+        THEN ''
+        WHEN CONTAINS(`line`, ',')
+        OR CONTAINS(`line`, '"')
+        OR CONTAINS(`line`, '\n')
+        OR CONTAINS(`line`, '\r')
+        THEN CONCAT('"', REPLACE(`line`, '"', '""'), '"')
+        ELSE `line`
+      END AS `line`,
+      CASE
+        WHEN `order_id` IS NULL
+        THEN ''
+        WHEN CONTAINS(`order_id`, ',')
+        OR CONTAINS(`order_id`, '"')
+        OR CONTAINS(`order_id`, '\n')
+        OR CONTAINS(`order_id`, '\r')
+        THEN CONCAT('"', REPLACE(`order_id`, '"', '""'), '"')
+        ELSE `order_id`
+      END AS `order_id`,
+      CASE
+        WHEN `region` IS NULL
+        THEN ''
+        WHEN CONTAINS(`region`, ',')
+        OR CONTAINS(`region`, '"')
+        OR CONTAINS(`region`, '\n')
+        OR CONTAINS(`region`, '\r')
+        THEN CONCAT('"', REPLACE(`region`, '"', '""'), '"')
+        ELSE `region`
+      END AS `region`,
+      FALSE AS `$header`,
+      `$layout`,
+      `$source.order`,
+      `_cxl_dlq_source_row`
+    FROM `$pipeline.dlq`
+  ) AS cells
+) AS lines
 ORDER BY
-  `$source.order`,
-  `_cxl_dlq_source_row`;
-
--- DLQ: write ./out/dlq.csv (layout 1 only; sorted in one partition, chosen for speed)
-INSERT OVERWRITE DIRECTORY './out/dlq.csv.clinker-staging' USING text
-SELECT /*+ REPARTITION(1) */
-  CONCAT_WS(
-    ',',
-    COALESCE(UUID(), ''),
-    COALESCE(DATE_FORMAT(CURRENT_TIMESTAMP(), 'yyyy-MM-dd\'T\'HH:mm:ss\'Z\''), ''),
-    CASE
-      WHEN `_cxl_dlq_source_file` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_file`, ',')
-      OR CONTAINS(`_cxl_dlq_source_file`, '"')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_file`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_file`
-    END,
-    CASE
-      WHEN `_cxl_dlq_source_name` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_name`, ',')
-      OR CONTAINS(`_cxl_dlq_source_name`, '"')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_name`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_name`
-    END,
-    COALESCE(
-      CAST(CASE
-        WHEN `$source.order` = CAST('-1' AS BIGINT)
-        THEN CAST(0 AS BIGINT)
-        ELSE `_cxl_dlq_source_row`
-      END AS STRING),
-      ''
-    ),
-    CASE
-      WHEN `_cxl_dlq_triggering_field` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_field`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_field`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_field`
-    END,
-    CASE
-      WHEN `_cxl_dlq_triggering_value` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_value`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_value`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_value`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_category` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_category`, ',')
-      OR CONTAINS(`_cxl_dlq_error_category`, '"')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_category`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_category`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_detail` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_detail`, ',')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '"')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_detail`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_detail`
-    END,
-    CASE
-      WHEN `_cxl_dlq_stage` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_stage`, ',')
-      OR CONTAINS(`_cxl_dlq_stage`, '"')
-      OR CONTAINS(`_cxl_dlq_stage`, '\n')
-      OR CONTAINS(`_cxl_dlq_stage`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_stage`, '"', '""'), '"')
-      ELSE `_cxl_dlq_stage`
-    END,
-    CASE
-      WHEN `_cxl_dlq_route` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_route`, ',')
-      OR CONTAINS(`_cxl_dlq_route`, '"')
-      OR CONTAINS(`_cxl_dlq_route`, '\n')
-      OR CONTAINS(`_cxl_dlq_route`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_route`, '"', '""'), '"')
-      ELSE `_cxl_dlq_route`
-    END,
-    COALESCE(CAST(`_cxl_dlq_trigger` AS STRING), ''),
-    CASE
-      WHEN `order_id` IS NULL
-      THEN ''
-      WHEN CONTAINS(`order_id`, ',')
-      OR CONTAINS(`order_id`, '"')
-      OR CONTAINS(`order_id`, '\n')
-      OR CONTAINS(`order_id`, '\r')
-      THEN CONCAT('"', REPLACE(`order_id`, '"', '""'), '"')
-      ELSE `order_id`
-    END,
-    CASE
-      WHEN `line` IS NULL
-      THEN ''
-      WHEN CONTAINS(`line`, ',')
-      OR CONTAINS(`line`, '"')
-      OR CONTAINS(`line`, '\n')
-      OR CONTAINS(`line`, '\r')
-      THEN CONCAT('"', REPLACE(`line`, '"', '""'), '"')
-      ELSE `line`
-    END,
-    CASE
-      WHEN `customer` IS NULL
-      THEN ''
-      WHEN CONTAINS(`customer`, ',')
-      OR CONTAINS(`customer`, '"')
-      OR CONTAINS(`customer`, '\n')
-      OR CONTAINS(`customer`, '\r')
-      THEN CONCAT('"', REPLACE(`customer`, '"', '""'), '"')
-      ELSE `customer`
-    END,
-    CASE
-      WHEN `amount` IS NULL
-      THEN ''
-      WHEN CONTAINS(`amount`, ',')
-      OR CONTAINS(`amount`, '"')
-      OR CONTAINS(`amount`, '\n')
-      OR CONTAINS(`amount`, '\r')
-      THEN CONCAT('"', REPLACE(`amount`, '"', '""'), '"')
-      ELSE `amount`
-    END,
-    CASE
-      WHEN `region` IS NULL
-      THEN ''
-      WHEN CONTAINS(`region`, ',')
-      OR CONTAINS(`region`, '"')
-      OR CONTAINS(`region`, '\n')
-      OR CONTAINS(`region`, '\r')
-      THEN CONCAT('"', REPLACE(`region`, '"', '""'), '"')
-      ELSE `region`
-    END,
-    CASE
-      WHEN `$ck.order_id` IS NULL
-      THEN ''
-      WHEN CONTAINS(`$ck.order_id`, ',')
-      OR CONTAINS(`$ck.order_id`, '"')
-      OR CONTAINS(`$ck.order_id`, '\n')
-      OR CONTAINS(`$ck.order_id`, '\r')
-      THEN CONCAT('"', REPLACE(`$ck.order_id`, '"', '""'), '"')
-      ELSE `$ck.order_id`
-    END
-  ) AS value
-FROM `$pipeline.dlq`
-ORDER BY
-  `$source.order`,
-  `_cxl_dlq_source_row`;
-
--- DLQ: write ./out/dlq.csv (layout 2 only; sorted in one partition, chosen for speed)
-INSERT OVERWRITE DIRECTORY './out/dlq.csv.clinker-staging' USING text
-SELECT /*+ REPARTITION(1) */
-  CONCAT_WS(
-    ',',
-    COALESCE(UUID(), ''),
-    COALESCE(DATE_FORMAT(CURRENT_TIMESTAMP(), 'yyyy-MM-dd\'T\'HH:mm:ss\'Z\''), ''),
-    CASE
-      WHEN `_cxl_dlq_source_file` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_file`, ',')
-      OR CONTAINS(`_cxl_dlq_source_file`, '"')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_file`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_file`
-    END,
-    CASE
-      WHEN `_cxl_dlq_source_name` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_name`, ',')
-      OR CONTAINS(`_cxl_dlq_source_name`, '"')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_name`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_name`
-    END,
-    COALESCE(
-      CAST(CASE
-        WHEN `$source.order` = CAST('-1' AS BIGINT)
-        THEN CAST(0 AS BIGINT)
-        ELSE `_cxl_dlq_source_row`
-      END AS STRING),
-      ''
-    ),
-    CASE
-      WHEN `_cxl_dlq_triggering_field` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_field`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_field`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_field`
-    END,
-    CASE
-      WHEN `_cxl_dlq_triggering_value` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_value`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_value`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_value`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_category` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_category`, ',')
-      OR CONTAINS(`_cxl_dlq_error_category`, '"')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_category`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_category`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_detail` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_detail`, ',')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '"')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_detail`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_detail`
-    END,
-    CASE
-      WHEN `_cxl_dlq_stage` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_stage`, ',')
-      OR CONTAINS(`_cxl_dlq_stage`, '"')
-      OR CONTAINS(`_cxl_dlq_stage`, '\n')
-      OR CONTAINS(`_cxl_dlq_stage`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_stage`, '"', '""'), '"')
-      ELSE `_cxl_dlq_stage`
-    END,
-    CASE
-      WHEN `_cxl_dlq_route` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_route`, ',')
-      OR CONTAINS(`_cxl_dlq_route`, '"')
-      OR CONTAINS(`_cxl_dlq_route`, '\n')
-      OR CONTAINS(`_cxl_dlq_route`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_route`, '"', '""'), '"')
-      ELSE `_cxl_dlq_route`
-    END,
-    COALESCE(CAST(`_cxl_dlq_trigger` AS STRING), ''),
-    CASE
-      WHEN `order_id` IS NULL
-      THEN ''
-      WHEN CONTAINS(`order_id`, ',')
-      OR CONTAINS(`order_id`, '"')
-      OR CONTAINS(`order_id`, '\n')
-      OR CONTAINS(`order_id`, '\r')
-      THEN CONCAT('"', REPLACE(`order_id`, '"', '""'), '"')
-      ELSE `order_id`
-    END,
-    CASE
-      WHEN `line` IS NULL
-      THEN ''
-      WHEN CONTAINS(`line`, ',')
-      OR CONTAINS(`line`, '"')
-      OR CONTAINS(`line`, '\n')
-      OR CONTAINS(`line`, '\r')
-      THEN CONCAT('"', REPLACE(`line`, '"', '""'), '"')
-      ELSE `line`
-    END,
-    CASE
-      WHEN `customer` IS NULL
-      THEN ''
-      WHEN CONTAINS(`customer`, ',')
-      OR CONTAINS(`customer`, '"')
-      OR CONTAINS(`customer`, '\n')
-      OR CONTAINS(`customer`, '\r')
-      THEN CONCAT('"', REPLACE(`customer`, '"', '""'), '"')
-      ELSE `customer`
-    END,
-    CASE
-      WHEN `amount` IS NULL
-      THEN ''
-      WHEN CONTAINS(`amount`, ',')
-      OR CONTAINS(`amount`, '"')
-      OR CONTAINS(`amount`, '\n')
-      OR CONTAINS(`amount`, '\r')
-      THEN CONCAT('"', REPLACE(`amount`, '"', '""'), '"')
-      ELSE `amount`
-    END,
-    CASE
-      WHEN `region` IS NULL
-      THEN ''
-      WHEN CONTAINS(`region`, ',')
-      OR CONTAINS(`region`, '"')
-      OR CONTAINS(`region`, '\n')
-      OR CONTAINS(`region`, '\r')
-      THEN CONCAT('"', REPLACE(`region`, '"', '""'), '"')
-      ELSE `region`
-    END,
-    CASE
-      WHEN `cents` IS NULL
-      THEN ''
-      WHEN CONTAINS(`cents`, ',')
-      OR CONTAINS(`cents`, '"')
-      OR CONTAINS(`cents`, '\n')
-      OR CONTAINS(`cents`, '\r')
-      THEN CONCAT('"', REPLACE(`cents`, '"', '""'), '"')
-      ELSE `cents`
-    END,
-    CASE
-      WHEN `$ck.order_id` IS NULL
-      THEN ''
-      WHEN CONTAINS(`$ck.order_id`, ',')
-      OR CONTAINS(`$ck.order_id`, '"')
-      OR CONTAINS(`$ck.order_id`, '\n')
-      OR CONTAINS(`$ck.order_id`, '\r')
-      THEN CONCAT('"', REPLACE(`$ck.order_id`, '"', '""'), '"')
-      ELSE `$ck.order_id`
-    END
-  ) AS value
-FROM `$pipeline.dlq`
-ORDER BY
-  `$source.order`,
-  `_cxl_dlq_source_row`;
-
--- DLQ: write ./out/dlq.csv (entries of mixed layouts; sorted in one partition, chosen for speed)
-INSERT OVERWRITE DIRECTORY './out/dlq.csv.clinker-staging' USING text
-SELECT /*+ REPARTITION(1) */
-  CONCAT_WS(
-    ',',
-    COALESCE(UUID(), ''),
-    COALESCE(DATE_FORMAT(CURRENT_TIMESTAMP(), 'yyyy-MM-dd\'T\'HH:mm:ss\'Z\''), ''),
-    CASE
-      WHEN `_cxl_dlq_source_file` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_file`, ',')
-      OR CONTAINS(`_cxl_dlq_source_file`, '"')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_file`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_file`
-    END,
-    CASE
-      WHEN `_cxl_dlq_source_name` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_name`, ',')
-      OR CONTAINS(`_cxl_dlq_source_name`, '"')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_name`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_name`
-    END,
-    COALESCE(
-      CAST(CASE
-        WHEN `$source.order` = CAST('-1' AS BIGINT)
-        THEN CAST(0 AS BIGINT)
-        ELSE `_cxl_dlq_source_row`
-      END AS STRING),
-      ''
-    ),
-    CASE
-      WHEN `_cxl_dlq_triggering_field` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_field`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_field`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_field`
-    END,
-    CASE
-      WHEN `_cxl_dlq_triggering_value` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_value`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_value`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_value`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_category` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_category`, ',')
-      OR CONTAINS(`_cxl_dlq_error_category`, '"')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_category`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_category`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_detail` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_detail`, ',')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '"')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_detail`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_detail`
-    END,
-    CASE
-      WHEN `_cxl_dlq_stage` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_stage`, ',')
-      OR CONTAINS(`_cxl_dlq_stage`, '"')
-      OR CONTAINS(`_cxl_dlq_stage`, '\n')
-      OR CONTAINS(`_cxl_dlq_stage`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_stage`, '"', '""'), '"')
-      ELSE `_cxl_dlq_stage`
-    END,
-    CASE
-      WHEN `_cxl_dlq_route` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_route`, ',')
-      OR CONTAINS(`_cxl_dlq_route`, '"')
-      OR CONTAINS(`_cxl_dlq_route`, '\n')
-      OR CONTAINS(`_cxl_dlq_route`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_route`, '"', '""'), '"')
-      ELSE `_cxl_dlq_route`
-    END,
-    COALESCE(CAST(`_cxl_dlq_trigger` AS STRING), ''),
-    CASE
-      WHEN `$ck.order_id` IS NULL
-      THEN ''
-      WHEN CONTAINS(`$ck.order_id`, ',')
-      OR CONTAINS(`$ck.order_id`, '"')
-      OR CONTAINS(`$ck.order_id`, '\n')
-      OR CONTAINS(`$ck.order_id`, '\r')
-      THEN CONCAT('"', REPLACE(`$ck.order_id`, '"', '""'), '"')
-      ELSE `$ck.order_id`
-    END,
-    CASE
-      WHEN `amount` IS NULL
-      THEN ''
-      WHEN CONTAINS(`amount`, ',')
-      OR CONTAINS(`amount`, '"')
-      OR CONTAINS(`amount`, '\n')
-      OR CONTAINS(`amount`, '\r')
-      THEN CONCAT('"', REPLACE(`amount`, '"', '""'), '"')
-      ELSE `amount`
-    END,
-    CASE
-      WHEN `cents` IS NULL
-      THEN ''
-      WHEN CONTAINS(`cents`, ',')
-      OR CONTAINS(`cents`, '"')
-      OR CONTAINS(`cents`, '\n')
-      OR CONTAINS(`cents`, '\r')
-      THEN CONCAT('"', REPLACE(`cents`, '"', '""'), '"')
-      ELSE `cents`
-    END,
-    CASE
-      WHEN `customer` IS NULL
-      THEN ''
-      WHEN CONTAINS(`customer`, ',')
-      OR CONTAINS(`customer`, '"')
-      OR CONTAINS(`customer`, '\n')
-      OR CONTAINS(`customer`, '\r')
-      THEN CONCAT('"', REPLACE(`customer`, '"', '""'), '"')
-      ELSE `customer`
-    END,
-    CASE
-      WHEN `line` IS NULL
-      THEN ''
-      WHEN CONTAINS(`line`, ',')
-      OR CONTAINS(`line`, '"')
-      OR CONTAINS(`line`, '\n')
-      OR CONTAINS(`line`, '\r')
-      THEN CONCAT('"', REPLACE(`line`, '"', '""'), '"')
-      ELSE `line`
-    END,
-    CASE
-      WHEN `order_id` IS NULL
-      THEN ''
-      WHEN CONTAINS(`order_id`, ',')
-      OR CONTAINS(`order_id`, '"')
-      OR CONTAINS(`order_id`, '\n')
-      OR CONTAINS(`order_id`, '\r')
-      THEN CONCAT('"', REPLACE(`order_id`, '"', '""'), '"')
-      ELSE `order_id`
-    END,
-    CASE
-      WHEN `region` IS NULL
-      THEN ''
-      WHEN CONTAINS(`region`, ',')
-      OR CONTAINS(`region`, '"')
-      OR CONTAINS(`region`, '\n')
-      OR CONTAINS(`region`, '\r')
-      THEN CONCAT('"', REPLACE(`region`, '"', '""'), '"')
-      ELSE `region`
-    END
-  ) AS value
-FROM `$pipeline.dlq`
-ORDER BY
+  `$header` DESC,
   `$source.order`,
   `_cxl_dlq_source_row`;
 

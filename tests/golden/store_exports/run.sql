@@ -19,6 +19,69 @@ SET spark.sql.legacy.storeAnalyzedPlanForView=true;
 
 SET spark.sql.adaptive.optimizer.excludedRules=org.apache.spark.sql.execution.adaptive.AQEPropagateEmptyRelation;
 
+-- The DLQ message of a failed CXL to_*() conversion: the value as text and the target type.
+CREATE OR REPLACE TEMPORARY FUNCTION cxl_conversion_failed(
+    text STRING,
+    target STRING
+)
+RETURNS STRING
+RETURN CONCAT('conversion failed: cannot convert \'', text, '\' to ', target);
+
+-- CXL to_string() of a Float, as Rust's shortest round-trip Display prints it: no exponent, no trailing `.0`. Spark writes Java's digits, plainly from 1e-3 to 1e7 (there only a trailing `.0` goes); outside that range a decimal of the right scale spells out its exponent.
+CREATE OR REPLACE TEMPORARY FUNCTION cxl_float_text(
+    x DOUBLE
+)
+RETURNS STRING
+RETURN CASE
+  WHEN x IS NULL
+  THEN CAST(NULL AS STRING)
+  WHEN ISNAN(x)
+  THEN 'NaN'
+  WHEN x = CAST('Infinity' AS DOUBLE)
+  THEN 'inf'
+  WHEN x = CAST('-Infinity' AS DOUBLE)
+  THEN '-inf'
+  WHEN LOCATE('E', CAST(x AS STRING)) = 0
+  THEN CASE
+    WHEN CAST(x AS STRING) LIKE '%.0'
+    THEN SUBSTRING(CAST(x AS STRING), 1, LENGTH(CAST(x AS STRING)) - 2)
+    ELSE CAST(x AS STRING)
+  END
+  ELSE COALESCE(
+    REGEXP_REPLACE(
+      REGEXP_REPLACE(
+        CASE
+          WHEN ABS(x) >= CAST('1e+18' AS DOUBLE)
+          THEN CAST(TRY_CAST(CAST(x AS STRING) AS DECIMAL(38, 0)) AS STRING)
+          WHEN ABS(x) >= CAST('0.01' AS DOUBLE)
+          THEN CAST(TRY_CAST(CAST(x AS STRING) AS DECIMAL(38, 18)) AS STRING)
+          ELSE CAST(TRY_CAST(CAST(x AS STRING) AS DECIMAL(38, 37)) AS STRING)
+        END,
+        '(\\.[0-9]*?)0+$',
+        '$1'
+      ),
+      '\\.$',
+      ''
+    ),
+    CAST(x AS STRING)
+  )
+END;
+
+-- CXL to_float() / try_float() on a String: Rust's f64 grammar (no surrounding blanks, no hex, no trailing `d`/`f`; inf, infinity and nan in any case); NULL when it does not parse.
+CREATE OR REPLACE TEMPORARY FUNCTION cxl_string_to_float(
+    s STRING
+)
+RETURNS DOUBLE
+RETURN CASE
+  WHEN COALESCE(s RLIKE '^[+-]?(?i:nan)\\z', FALSE)
+  THEN CAST('NaN' AS DOUBLE)
+  WHEN COALESCE(
+    s RLIKE '^[+-]?([0-9]+[.]?[0-9]*([eE][+-]?[0-9]+)?|[.][0-9]+([eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))\\z',
+    FALSE
+  )
+  THEN TRY_CAST(s AS DOUBLE)
+END;
+
 -- source sales: read csv as text
 CREATE OR REPLACE TEMPORARY VIEW `sales.scan`
 USING CSV
@@ -252,7 +315,7 @@ SELECT
           'row ',
           CAST(`$source.row` AS STRING),
           ': ',
-          CONCAT('conversion failed: cannot convert \'', `unit_price`, '\' to Float')
+          CXL_CONVERSION_FAILED(`unit_price`, 'Float')
         ) AS detail,
         CAST(NULL AS STRING) AS field,
         `unit_price` AS value
@@ -262,15 +325,7 @@ SELECT
 FROM (
   SELECT
     *,
-    CASE
-      WHEN COALESCE(`unit_price` RLIKE '^[+-]?(?i:nan)\\z', FALSE)
-      THEN CAST('NaN' AS DOUBLE)
-      WHEN COALESCE(
-        `unit_price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*([eE][+-]?[0-9]+)?|[.][0-9]+([eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))\\z',
-        FALSE
-      )
-      THEN TRY_CAST(`unit_price` AS DOUBLE)
-    END AS `$shared.0`
+    CXL_STRING_TO_FLOAT(`unit_price`) AS `$shared.0`
   FROM `sales.carry`
 ) AS `input`;
 
@@ -560,43 +615,7 @@ FROM (
         THEN CONCAT('"', REPLACE(`unit_price`, '"', '""'), '"')
         ELSE `unit_price`
       END,
-      COALESCE(
-        CASE
-          WHEN `total` IS NULL
-          THEN CAST(NULL AS STRING)
-          WHEN ISNAN(`total`)
-          THEN 'NaN'
-          WHEN `total` = CAST('Infinity' AS DOUBLE)
-          THEN 'inf'
-          WHEN `total` = CAST('-Infinity' AS DOUBLE)
-          THEN '-inf'
-          WHEN LOCATE('E', CAST(`total` AS STRING)) = 0
-          THEN CASE
-            WHEN CAST(`total` AS STRING) LIKE '%.0'
-            THEN SUBSTRING(CAST(`total` AS STRING), 1, LENGTH(CAST(`total` AS STRING)) - 2)
-            ELSE CAST(`total` AS STRING)
-          END
-          ELSE COALESCE(
-            REGEXP_REPLACE(
-              REGEXP_REPLACE(
-                CASE
-                  WHEN ABS(`total`) >= CAST('1e+18' AS DOUBLE)
-                  THEN CAST(TRY_CAST(CAST(`total` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-                  WHEN ABS(`total`) >= CAST('0.01' AS DOUBLE)
-                  THEN CAST(TRY_CAST(CAST(`total` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-                  ELSE CAST(TRY_CAST(CAST(`total` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-                END,
-                '(\\.[0-9]*?)0+$',
-                '$1'
-              ),
-              '\\.$',
-              ''
-            ),
-            CAST(`total` AS STRING)
-          )
-        END,
-        ''
-      )
+      COALESCE(CXL_FLOAT_TEXT(`total`), '')
     ) AS `$line`
   FROM `export.rows`
 ) AS lines
@@ -619,102 +638,117 @@ ORDER BY
   `$source.order`,
   `$source.row`;
 
--- DLQ: write ./out/dlq.csv (one record layout; sorted in one partition, chosen for speed)
+-- DLQ: write ./out/dlq.csv with its header line; one record layout (sorted in one partition, chosen for speed)
 INSERT OVERWRITE DIRECTORY './out/dlq.csv.clinker-staging' USING text
 SELECT /*+ REPARTITION(1) */
-  CONCAT_WS(
-    ',',
-    COALESCE(UUID(), ''),
-    COALESCE(DATE_FORMAT(CURRENT_TIMESTAMP(), 'yyyy-MM-dd\'T\'HH:mm:ss\'Z\''), ''),
-    CASE
-      WHEN `_cxl_dlq_source_file` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_file`, ',')
-      OR CONTAINS(`_cxl_dlq_source_file`, '"')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_file`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_file`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_file`
-    END,
-    CASE
-      WHEN `_cxl_dlq_source_name` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_source_name`, ',')
-      OR CONTAINS(`_cxl_dlq_source_name`, '"')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\n')
-      OR CONTAINS(`_cxl_dlq_source_name`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_source_name`, '"', '""'), '"')
-      ELSE `_cxl_dlq_source_name`
-    END,
-    COALESCE(
-      CAST(CASE
-        WHEN `$source.order` = CAST('-1' AS BIGINT)
-        THEN CAST(0 AS BIGINT)
-        ELSE `_cxl_dlq_source_row`
-      END AS STRING),
-      ''
-    ),
-    CASE
-      WHEN `_cxl_dlq_triggering_field` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_field`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_field`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_field`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_field`
-    END,
-    CASE
-      WHEN `_cxl_dlq_triggering_value` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_triggering_value`, ',')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '"')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\n')
-      OR CONTAINS(`_cxl_dlq_triggering_value`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_value`, '"', '""'), '"')
-      ELSE `_cxl_dlq_triggering_value`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_category` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_category`, ',')
-      OR CONTAINS(`_cxl_dlq_error_category`, '"')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_category`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_category`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_category`
-    END,
-    CASE
-      WHEN `_cxl_dlq_error_detail` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_error_detail`, ',')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '"')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\n')
-      OR CONTAINS(`_cxl_dlq_error_detail`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_error_detail`, '"', '""'), '"')
-      ELSE `_cxl_dlq_error_detail`
-    END,
-    CASE
-      WHEN `_cxl_dlq_stage` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_stage`, ',')
-      OR CONTAINS(`_cxl_dlq_stage`, '"')
-      OR CONTAINS(`_cxl_dlq_stage`, '\n')
-      OR CONTAINS(`_cxl_dlq_stage`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_stage`, '"', '""'), '"')
-      ELSE `_cxl_dlq_stage`
-    END,
-    CASE
-      WHEN `_cxl_dlq_route` IS NULL
-      THEN ''
-      WHEN CONTAINS(`_cxl_dlq_route`, ',')
-      OR CONTAINS(`_cxl_dlq_route`, '"')
-      OR CONTAINS(`_cxl_dlq_route`, '\n')
-      OR CONTAINS(`_cxl_dlq_route`, '\r')
-      THEN CONCAT('"', REPLACE(`_cxl_dlq_route`, '"', '""'), '"')
-      ELSE `_cxl_dlq_route`
-    END,
-    COALESCE(CAST(`_cxl_dlq_trigger` AS STRING), ''),
+  CONCAT_WS(',', `$fields`, `sale_id`, `sku`, `qty`, `unit_price`) AS value
+FROM (
+  SELECT
+    '_cxl_dlq_id,_cxl_dlq_timestamp,_cxl_dlq_source_file,_cxl_dlq_source_name,_cxl_dlq_source_row,_cxl_dlq_triggering_field,_cxl_dlq_triggering_value,_cxl_dlq_error_category,_cxl_dlq_error_detail,_cxl_dlq_stage,_cxl_dlq_route,_cxl_dlq_trigger' AS `$fields`,
+    'sale_id' AS `sale_id`,
+    'sku' AS `sku`,
+    'qty' AS `qty`,
+    'unit_price' AS `unit_price`,
+    TRUE AS `$header`,
+    NULL AS `$layout`,
+    NULL AS `$source.order`,
+    NULL AS `_cxl_dlq_source_row`
+  UNION ALL
+  SELECT
+    CONCAT_WS(
+      ',',
+      COALESCE(UUID(), ''),
+      COALESCE(DATE_FORMAT(CURRENT_TIMESTAMP(), 'yyyy-MM-dd\'T\'HH:mm:ss\'Z\''), ''),
+      CASE
+        WHEN `_cxl_dlq_source_file` IS NULL
+        THEN ''
+        WHEN CONTAINS(`_cxl_dlq_source_file`, ',')
+        OR CONTAINS(`_cxl_dlq_source_file`, '"')
+        OR CONTAINS(`_cxl_dlq_source_file`, '\n')
+        OR CONTAINS(`_cxl_dlq_source_file`, '\r')
+        THEN CONCAT('"', REPLACE(`_cxl_dlq_source_file`, '"', '""'), '"')
+        ELSE `_cxl_dlq_source_file`
+      END,
+      CASE
+        WHEN `_cxl_dlq_source_name` IS NULL
+        THEN ''
+        WHEN CONTAINS(`_cxl_dlq_source_name`, ',')
+        OR CONTAINS(`_cxl_dlq_source_name`, '"')
+        OR CONTAINS(`_cxl_dlq_source_name`, '\n')
+        OR CONTAINS(`_cxl_dlq_source_name`, '\r')
+        THEN CONCAT('"', REPLACE(`_cxl_dlq_source_name`, '"', '""'), '"')
+        ELSE `_cxl_dlq_source_name`
+      END,
+      COALESCE(
+        CAST(CASE
+          WHEN `$source.order` = CAST('-1' AS BIGINT)
+          THEN CAST(0 AS BIGINT)
+          ELSE `_cxl_dlq_source_row`
+        END AS STRING),
+        ''
+      ),
+      CASE
+        WHEN `_cxl_dlq_triggering_field` IS NULL
+        THEN ''
+        WHEN CONTAINS(`_cxl_dlq_triggering_field`, ',')
+        OR CONTAINS(`_cxl_dlq_triggering_field`, '"')
+        OR CONTAINS(`_cxl_dlq_triggering_field`, '\n')
+        OR CONTAINS(`_cxl_dlq_triggering_field`, '\r')
+        THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_field`, '"', '""'), '"')
+        ELSE `_cxl_dlq_triggering_field`
+      END,
+      CASE
+        WHEN `_cxl_dlq_triggering_value` IS NULL
+        THEN ''
+        WHEN CONTAINS(`_cxl_dlq_triggering_value`, ',')
+        OR CONTAINS(`_cxl_dlq_triggering_value`, '"')
+        OR CONTAINS(`_cxl_dlq_triggering_value`, '\n')
+        OR CONTAINS(`_cxl_dlq_triggering_value`, '\r')
+        THEN CONCAT('"', REPLACE(`_cxl_dlq_triggering_value`, '"', '""'), '"')
+        ELSE `_cxl_dlq_triggering_value`
+      END,
+      CASE
+        WHEN `_cxl_dlq_error_category` IS NULL
+        THEN ''
+        WHEN CONTAINS(`_cxl_dlq_error_category`, ',')
+        OR CONTAINS(`_cxl_dlq_error_category`, '"')
+        OR CONTAINS(`_cxl_dlq_error_category`, '\n')
+        OR CONTAINS(`_cxl_dlq_error_category`, '\r')
+        THEN CONCAT('"', REPLACE(`_cxl_dlq_error_category`, '"', '""'), '"')
+        ELSE `_cxl_dlq_error_category`
+      END,
+      CASE
+        WHEN `_cxl_dlq_error_detail` IS NULL
+        THEN ''
+        WHEN CONTAINS(`_cxl_dlq_error_detail`, ',')
+        OR CONTAINS(`_cxl_dlq_error_detail`, '"')
+        OR CONTAINS(`_cxl_dlq_error_detail`, '\n')
+        OR CONTAINS(`_cxl_dlq_error_detail`, '\r')
+        THEN CONCAT('"', REPLACE(`_cxl_dlq_error_detail`, '"', '""'), '"')
+        ELSE `_cxl_dlq_error_detail`
+      END,
+      CASE
+        WHEN `_cxl_dlq_stage` IS NULL
+        THEN ''
+        WHEN CONTAINS(`_cxl_dlq_stage`, ',')
+        OR CONTAINS(`_cxl_dlq_stage`, '"')
+        OR CONTAINS(`_cxl_dlq_stage`, '\n')
+        OR CONTAINS(`_cxl_dlq_stage`, '\r')
+        THEN CONCAT('"', REPLACE(`_cxl_dlq_stage`, '"', '""'), '"')
+        ELSE `_cxl_dlq_stage`
+      END,
+      CASE
+        WHEN `_cxl_dlq_route` IS NULL
+        THEN ''
+        WHEN CONTAINS(`_cxl_dlq_route`, ',')
+        OR CONTAINS(`_cxl_dlq_route`, '"')
+        OR CONTAINS(`_cxl_dlq_route`, '\n')
+        OR CONTAINS(`_cxl_dlq_route`, '\r')
+        THEN CONCAT('"', REPLACE(`_cxl_dlq_route`, '"', '""'), '"')
+        ELSE `_cxl_dlq_route`
+      END,
+      COALESCE(CAST(`_cxl_dlq_trigger` AS STRING), '')
+    ) AS `$fields`,
     CASE
       WHEN `sale_id` IS NULL
       THEN ''
@@ -724,7 +758,7 @@ SELECT /*+ REPARTITION(1) */
       OR CONTAINS(`sale_id`, '\r')
       THEN CONCAT('"', REPLACE(`sale_id`, '"', '""'), '"')
       ELSE `sale_id`
-    END,
+    END AS `sale_id`,
     CASE
       WHEN `sku` IS NULL
       THEN ''
@@ -734,7 +768,7 @@ SELECT /*+ REPARTITION(1) */
       OR CONTAINS(`sku`, '\r')
       THEN CONCAT('"', REPLACE(`sku`, '"', '""'), '"')
       ELSE `sku`
-    END,
+    END AS `sku`,
     CASE
       WHEN `qty` IS NULL
       THEN ''
@@ -744,7 +778,7 @@ SELECT /*+ REPARTITION(1) */
       OR CONTAINS(`qty`, '\r')
       THEN CONCAT('"', REPLACE(`qty`, '"', '""'), '"')
       ELSE `qty`
-    END,
+    END AS `qty`,
     CASE
       WHEN `unit_price` IS NULL
       THEN ''
@@ -754,10 +788,15 @@ SELECT /*+ REPARTITION(1) */
       OR CONTAINS(`unit_price`, '\r')
       THEN CONCAT('"', REPLACE(`unit_price`, '"', '""'), '"')
       ELSE `unit_price`
-    END
-  ) AS value
-FROM `$pipeline.dlq`
+    END AS `unit_price`,
+    FALSE AS `$header`,
+    `$layout`,
+    `$source.order`,
+    `_cxl_dlq_source_row`
+  FROM `$pipeline.dlq`
+) AS lines
 ORDER BY
+  `$header` DESC,
   `$source.order`,
   `_cxl_dlq_source_row`;
 

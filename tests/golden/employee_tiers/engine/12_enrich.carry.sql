@@ -44,40 +44,7 @@ SELECT
         'hired',
         CAST(`hired` AS STRING),
         'bonus_pct',
-        CASE
-          WHEN `bonus_pct` IS NULL
-          THEN CAST(NULL AS STRING)
-          WHEN ISNAN(`bonus_pct`)
-          THEN 'NaN'
-          WHEN `bonus_pct` = CAST('Infinity' AS DOUBLE)
-          THEN 'inf'
-          WHEN `bonus_pct` = CAST('-Infinity' AS DOUBLE)
-          THEN '-inf'
-          WHEN LOCATE('E', CAST(`bonus_pct` AS STRING)) = 0
-          THEN CASE
-            WHEN CAST(`bonus_pct` AS STRING) LIKE '%.0'
-            THEN SUBSTRING(CAST(`bonus_pct` AS STRING), 1, LENGTH(CAST(`bonus_pct` AS STRING)) - 2)
-            ELSE CAST(`bonus_pct` AS STRING)
-          END
-          ELSE COALESCE(
-            REGEXP_REPLACE(
-              REGEXP_REPLACE(
-                CASE
-                  WHEN ABS(`bonus_pct`) >= CAST('1e+18' AS DOUBLE)
-                  THEN CAST(TRY_CAST(CAST(`bonus_pct` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-                  WHEN ABS(`bonus_pct`) >= CAST('0.01' AS DOUBLE)
-                  THEN CAST(TRY_CAST(CAST(`bonus_pct` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-                  ELSE CAST(TRY_CAST(CAST(`bonus_pct` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-                END,
-                '(\\.[0-9]*?)0+$',
-                '$1'
-              ),
-              '\\.$',
-              ''
-            ),
-            CAST(`bonus_pct` AS STRING)
-          )
-        END,
+        CXL_FLOAT_TEXT(`bonus_pct`),
         'active',
         CAST(`active` AS STRING)
       ) AS MAP<STRING, STRING>) AS `$payload`

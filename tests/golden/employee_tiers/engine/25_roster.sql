@@ -31,43 +31,7 @@ FROM (
         END,
         COALESCE(CAST(`salary` AS STRING), ''),
         COALESCE(CAST(`hired` AS STRING), ''),
-        COALESCE(
-          CASE
-            WHEN `bonus_pct` IS NULL
-            THEN CAST(NULL AS STRING)
-            WHEN ISNAN(`bonus_pct`)
-            THEN 'NaN'
-            WHEN `bonus_pct` = CAST('Infinity' AS DOUBLE)
-            THEN 'inf'
-            WHEN `bonus_pct` = CAST('-Infinity' AS DOUBLE)
-            THEN '-inf'
-            WHEN LOCATE('E', CAST(`bonus_pct` AS STRING)) = 0
-            THEN CASE
-              WHEN CAST(`bonus_pct` AS STRING) LIKE '%.0'
-              THEN SUBSTRING(CAST(`bonus_pct` AS STRING), 1, LENGTH(CAST(`bonus_pct` AS STRING)) - 2)
-              ELSE CAST(`bonus_pct` AS STRING)
-            END
-            ELSE COALESCE(
-              REGEXP_REPLACE(
-                REGEXP_REPLACE(
-                  CASE
-                    WHEN ABS(`bonus_pct`) >= CAST('1e+18' AS DOUBLE)
-                    THEN CAST(TRY_CAST(CAST(`bonus_pct` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-                    WHEN ABS(`bonus_pct`) >= CAST('0.01' AS DOUBLE)
-                    THEN CAST(TRY_CAST(CAST(`bonus_pct` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-                    ELSE CAST(TRY_CAST(CAST(`bonus_pct` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-                  END,
-                  '(\\.[0-9]*?)0+$',
-                  '$1'
-                ),
-                '\\.$',
-                ''
-              ),
-              CAST(`bonus_pct` AS STRING)
-            )
-          END,
-          ''
-        ),
+        COALESCE(CXL_FLOAT_TEXT(`bonus_pct`), ''),
         COALESCE(CAST(`active` AS STRING), ''),
         CASE
           WHEN `tier` IS NULL
@@ -79,43 +43,7 @@ FROM (
           THEN CONCAT('"', REPLACE(`tier`, '"', '""'), '"')
           ELSE `tier`
         END,
-        COALESCE(
-          CASE
-            WHEN `bonus` IS NULL
-            THEN CAST(NULL AS STRING)
-            WHEN ISNAN(`bonus`)
-            THEN 'NaN'
-            WHEN `bonus` = CAST('Infinity' AS DOUBLE)
-            THEN 'inf'
-            WHEN `bonus` = CAST('-Infinity' AS DOUBLE)
-            THEN '-inf'
-            WHEN LOCATE('E', CAST(`bonus` AS STRING)) = 0
-            THEN CASE
-              WHEN CAST(`bonus` AS STRING) LIKE '%.0'
-              THEN SUBSTRING(CAST(`bonus` AS STRING), 1, LENGTH(CAST(`bonus` AS STRING)) - 2)
-              ELSE CAST(`bonus` AS STRING)
-            END
-            ELSE COALESCE(
-              REGEXP_REPLACE(
-                REGEXP_REPLACE(
-                  CASE
-                    WHEN ABS(`bonus`) >= CAST('1e+18' AS DOUBLE)
-                    THEN CAST(TRY_CAST(CAST(`bonus` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-                    WHEN ABS(`bonus`) >= CAST('0.01' AS DOUBLE)
-                    THEN CAST(TRY_CAST(CAST(`bonus` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-                    ELSE CAST(TRY_CAST(CAST(`bonus` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-                  END,
-                  '(\\.[0-9]*?)0+$',
-                  '$1'
-                ),
-                '\\.$',
-                ''
-              ),
-              CAST(`bonus` AS STRING)
-            )
-          END,
-          ''
-        ),
+        COALESCE(CXL_FLOAT_TEXT(`bonus`), ''),
         COALESCE(CAST(`hired_year` AS STRING), ''),
         CASE
           WHEN `team` IS NULL

@@ -44,21 +44,9 @@ SELECT
   END AS `$out.tier`,
   CASE
     WHEN `$live`
-    THEN GET(
-      TRANSFORM(
-        ARRAY(CAST(`$shared.0` AS DOUBLE) * COALESCE(`bonus_pct`, CAST('0.0' AS DOUBLE))),
-        `_cxl_s1` -> CASE
-          WHEN `_cxl_s1` IS NULL
-          THEN NULL
-          WHEN POWER(CAST('10.0' AS DOUBLE), COALESCE(CAST(2 AS BIGINT), CAST(0 AS BIGINT))) = CAST('0.0' AS DOUBLE)
-          THEN CAST('NaN' AS DOUBLE)
-          ELSE ROUND(
-            `_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), COALESCE(CAST(2 AS BIGINT), CAST(0 AS BIGINT))),
-            0
-          ) / POWER(CAST('10.0' AS DOUBLE), COALESCE(CAST(2 AS BIGINT), CAST(0 AS BIGINT)))
-        END
-      ),
-      0
+    THEN CXL_FLOAT_ROUND(
+      CAST(`$shared.0` AS DOUBLE) * COALESCE(`bonus_pct`, CAST('0.0' AS DOUBLE)),
+      COALESCE(CAST(2 AS BIGINT), CAST(0 AS BIGINT))
     )
   END AS `$out.bonus`,
   CASE WHEN `$live` THEN CAST(YEAR(`hired`) AS BIGINT) END AS `$out.hired_year`,
@@ -89,12 +77,7 @@ SELECT
       )
       THEN STRUCT(
         'type_coercion_failure' AS category,
-        CONCAT(
-          'row ',
-          CAST(`$source.row` AS STRING),
-          ': ',
-          CONCAT('conversion failed: cannot convert \'', `salary`, '\' to Int')
-        ) AS detail,
+        CONCAT('row ', CAST(`$source.row` AS STRING), ': ', CXL_CONVERSION_FAILED(`salary`, 'Int')) AS detail,
         CAST(NULL AS STRING) AS field,
         `salary` AS value
       )
@@ -103,9 +86,6 @@ SELECT
 FROM (
   SELECT
     *,
-    CASE
-      WHEN COALESCE(`salary` RLIKE '^[+-]?[0-9]+\\z', FALSE)
-      THEN TRY_CAST(`salary` AS BIGINT)
-    END AS `$shared.0`
+    CXL_STRING_TO_INT(`salary`) AS `$shared.0`
   FROM `employees.carry`
 ) AS `input`;

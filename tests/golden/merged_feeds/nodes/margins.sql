@@ -20,31 +20,17 @@ SELECT
   `$source.order`,
   `$ck.sku`,
   `$source.name` AS `$out.store`,
-  GET(
-    TRANSFORM(
-      ARRAY(
-        CASE
-          WHEN COALESCE((
-            `cost` = CAST('0.0' AS DOUBLE)
-          ), FALSE)
-          THEN NULL
-          ELSE (
-            `price` - `cost`
-          ) / `cost`
-        END * CAST('100.0' AS DOUBLE)
-      ),
-      `_cxl_s1` -> CASE
-        WHEN `_cxl_s1` IS NULL
-        THEN NULL
-        WHEN POWER(CAST('10.0' AS DOUBLE), COALESCE(CAST(1 AS BIGINT), CAST(0 AS BIGINT))) = CAST('0.0' AS DOUBLE)
-        THEN CAST('NaN' AS DOUBLE)
-        ELSE ROUND(
-          `_cxl_s1` * POWER(CAST('10.0' AS DOUBLE), COALESCE(CAST(1 AS BIGINT), CAST(0 AS BIGINT))),
-          0
-        ) / POWER(CAST('10.0' AS DOUBLE), COALESCE(CAST(1 AS BIGINT), CAST(0 AS BIGINT)))
-      END
-    ),
-    0
+  CXL_FLOAT_ROUND(
+    CASE
+      WHEN COALESCE((
+        `cost` = CAST('0.0' AS DOUBLE)
+      ), FALSE)
+      THEN NULL
+      ELSE (
+        `price` - `cost`
+      ) / `cost`
+    END * CAST('100.0' AS DOUBLE),
+    COALESCE(CAST(1 AS BIGINT), CAST(0 AS BIGINT))
   ) AS `$out.margin_pct`,
   CASE
     WHEN NOT `updated` IS NULL

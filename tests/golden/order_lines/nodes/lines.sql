@@ -117,35 +117,29 @@ SELECT
         END,
         TRY_CAST(CAST(0 AS BIGINT) AS INT)
       ) AS STRING) AS f1,
-      CAST(CASE
-        WHEN COALESCE(
-          GET(
-            CASE
-              WHEN ':' = ''
-              THEN CASE
-                WHEN `_cxl_e2` = ''
-                THEN ARRAY('', '')
-                ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-              END
-              ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
-            END,
-            TRY_CAST(CAST(1 AS BIGINT) AS INT)
-          ) RLIKE '^[+-]?[0-9]+\\z',
-          FALSE
-        )
-        THEN TRY_CAST(GET(
-          CASE
-            WHEN ':' = ''
-            THEN CASE
-              WHEN `_cxl_e2` = ''
-              THEN ARRAY('', '')
-              ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-            END
-            ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
-          END,
-          TRY_CAST(CAST(1 AS BIGINT) AS INT)
-        ) AS BIGINT)
-      END AS BIGINT) AS f2
+      CAST(GET(
+        TRANSFORM(
+          ARRAY(
+            CAST(GET(
+              CASE
+                WHEN ':' = ''
+                THEN CASE
+                  WHEN `_cxl_e2` = ''
+                  THEN ARRAY('', '')
+                  ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
+                END
+                ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
+              END,
+              TRY_CAST(CAST(1 AS BIGINT) AS INT)
+            ) AS STRING)
+          ),
+          `_cxl_s1` -> CASE
+            WHEN COALESCE(`_cxl_s1` RLIKE '^[+-]?[0-9]+\\z', FALSE)
+            THEN TRY_CAST(`_cxl_s1` AS BIGINT)
+          END
+        ),
+        0
+      ) AS BIGINT) AS f2
     )
   ) AS `$each`,
   CAST(NULL AS STRUCT<category: STRING, detail: STRING, field: STRING, value: STRING>) AS `$err.0`,
@@ -245,35 +239,29 @@ SELECT
                       END,
                       TRY_CAST(CAST(1 AS BIGINT) AS INT)
                     ) IS NULL
-                    AND CASE
-                      WHEN COALESCE(
-                        GET(
-                          CASE
-                            WHEN ':' = ''
-                            THEN CASE
-                              WHEN `_cxl_e2` = ''
-                              THEN ARRAY('', '')
-                              ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-                            END
-                            ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
-                          END,
-                          TRY_CAST(CAST(1 AS BIGINT) AS INT)
-                        ) RLIKE '^[+-]?[0-9]+\\z',
-                        FALSE
-                      )
-                      THEN TRY_CAST(GET(
-                        CASE
-                          WHEN ':' = ''
-                          THEN CASE
-                            WHEN `_cxl_e2` = ''
-                            THEN ARRAY('', '')
-                            ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-                          END
-                          ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
-                        END,
-                        TRY_CAST(CAST(1 AS BIGINT) AS INT)
-                      ) AS BIGINT)
-                    END IS NULL
+                    AND GET(
+                      TRANSFORM(
+                        ARRAY(
+                          CAST(GET(
+                            CASE
+                              WHEN ':' = ''
+                              THEN CASE
+                                WHEN `_cxl_e2` = ''
+                                THEN ARRAY('', '')
+                                ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
+                              END
+                              ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
+                            END,
+                            TRY_CAST(CAST(1 AS BIGINT) AS INT)
+                          ) AS STRING)
+                        ),
+                        `_cxl_s2` -> CASE
+                          WHEN COALESCE(`_cxl_s2` RLIKE '^[+-]?[0-9]+\\z', FALSE)
+                          THEN TRY_CAST(`_cxl_s2` AS BIGINT)
+                        END
+                      ),
+                      0
+                    ) IS NULL
                   )
                 ),
                 FALSE
@@ -283,7 +271,7 @@ SELECT
                 'type_coercion_failure' AS c,
                 CONCAT(
                   'conversion failed: cannot convert \'',
-                  GET(
+                  CAST(GET(
                     CASE
                       WHEN ':' = ''
                       THEN CASE
@@ -294,8 +282,9 @@ SELECT
                       ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
                     END,
                     TRY_CAST(CAST(1 AS BIGINT) AS INT)
-                  ),
-                  '\' to Int'
+                  ) AS STRING),
+                  '\' to ',
+                  CAST('Int' AS STRING)
                 ) AS m,
                 'qty' AS f,
                 CAST(GET(

@@ -18,25 +18,15 @@ SELECT
   `$source.row`,
   `$source.order`,
   `$fan`,
-  CASE
-    WHEN COALESCE(
-      SUBSTRING(
-        `sku`,
-        CAST(LEAST(
-          COALESCE(GREATEST(CAST(2 AS BIGINT), CAST(0 AS BIGINT)), CAST(0 AS BIGINT)),
-          CAST(2147483646 AS BIGINT)
-        ) + 1 AS INT)
-      ) RLIKE '^[+-]?[0-9]+\\z',
-      FALSE
-    )
-    THEN TRY_CAST(SUBSTRING(
+  CXL_STRING_TO_INT(
+    SUBSTRING(
       `sku`,
       CAST(LEAST(
         COALESCE(GREATEST(CAST(2 AS BIGINT), CAST(0 AS BIGINT)), CAST(0 AS BIGINT)),
         CAST(2147483646 AS BIGINT)
       ) + 1 AS INT)
-    ) AS BIGINT)
-  END AS `$out.sku_number`,
+    )
+  ) AS `$out.sku_number`,
   TRUE AS `$keep`,
   CASE
     WHEN COALESCE(
@@ -56,25 +46,15 @@ SELECT
               CAST(2147483646 AS BIGINT)
             ) + 1 AS INT)
           ) IS NULL
-          AND CASE
-            WHEN COALESCE(
-              SUBSTRING(
-                `sku`,
-                CAST(LEAST(
-                  COALESCE(GREATEST(CAST(2 AS BIGINT), CAST(0 AS BIGINT)), CAST(0 AS BIGINT)),
-                  CAST(2147483646 AS BIGINT)
-                ) + 1 AS INT)
-              ) RLIKE '^[+-]?[0-9]+\\z',
-              FALSE
-            )
-            THEN TRY_CAST(SUBSTRING(
+          AND CXL_STRING_TO_INT(
+            SUBSTRING(
               `sku`,
               CAST(LEAST(
                 COALESCE(GREATEST(CAST(2 AS BIGINT), CAST(0 AS BIGINT)), CAST(0 AS BIGINT)),
                 CAST(2147483646 AS BIGINT)
               ) + 1 AS INT)
-            ) AS BIGINT)
-          END IS NULL
+            )
+          ) IS NULL
         )
       ),
       FALSE
@@ -86,8 +66,7 @@ SELECT
         CAST(`$source.row` AS STRING),
         ': ',
         'field \'sku_number\': ',
-        CONCAT(
-          'conversion failed: cannot convert \'',
+        CXL_CONVERSION_FAILED(
           SUBSTRING(
             `sku`,
             CAST(LEAST(
@@ -95,7 +74,7 @@ SELECT
               CAST(2147483646 AS BIGINT)
             ) + 1 AS INT)
           ),
-          '\' to Int'
+          'Int'
         )
       ) AS detail,
       'sku_number' AS field,

@@ -24,40 +24,7 @@ WITH joined AS (
       CAST(`orders` AS STRING) AS `$payload.orders`,
       CAST(`rank` AS STRING) AS `$payload.rank`,
       `region` AS `$payload.region`,
-      CASE
-        WHEN `region_total` IS NULL
-        THEN CAST(NULL AS STRING)
-        WHEN ISNAN(`region_total`)
-        THEN 'NaN'
-        WHEN `region_total` = CAST('Infinity' AS DOUBLE)
-        THEN 'inf'
-        WHEN `region_total` = CAST('-Infinity' AS DOUBLE)
-        THEN '-inf'
-        WHEN LOCATE('E', CAST(`region_total` AS STRING)) = 0
-        THEN CASE
-          WHEN CAST(`region_total` AS STRING) LIKE '%.0'
-          THEN SUBSTRING(CAST(`region_total` AS STRING), 1, LENGTH(CAST(`region_total` AS STRING)) - 2)
-          ELSE CAST(`region_total` AS STRING)
-        END
-        ELSE COALESCE(
-          REGEXP_REPLACE(
-            REGEXP_REPLACE(
-              CASE
-                WHEN ABS(`region_total`) >= CAST('1e+18' AS DOUBLE)
-                THEN CAST(TRY_CAST(CAST(`region_total` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-                WHEN ABS(`region_total`) >= CAST('0.01' AS DOUBLE)
-                THEN CAST(TRY_CAST(CAST(`region_total` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-                ELSE CAST(TRY_CAST(CAST(`region_total` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-              END,
-              '(\\.[0-9]*?)0+$',
-              '$1'
-            ),
-            '\\.$',
-            ''
-          ),
-          CAST(`region_total` AS STRING)
-        )
-      END AS `$payload.region_total`,
+      CXL_FLOAT_TEXT(`region_total`) AS `$payload.region_total`,
       CAST(`total` AS STRING) AS `$payload.total`
     FROM `report.rows`
   ) AS members

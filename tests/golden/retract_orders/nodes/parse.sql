@@ -42,7 +42,7 @@ SELECT
           CAST(`$source.row` AS STRING),
           ': ',
           'field \'amount\': ',
-          CONCAT('conversion failed: cannot convert \'', `amount`, '\' to Int')
+          CXL_CONVERSION_FAILED(`amount`, 'Int')
         ) AS detail,
         'amount' AS field,
         `amount` AS value
@@ -52,9 +52,6 @@ SELECT
 FROM (
   SELECT
     *,
-    CASE
-      WHEN COALESCE(`amount` RLIKE '^[+-]?[0-9]+\\z', FALSE)
-      THEN TRY_CAST(`amount` AS BIGINT)
-    END AS `$shared.0`
+    CXL_STRING_TO_INT(`amount`) AS `$shared.0`
   FROM `orders.carry`
 ) AS `input`;

@@ -45,43 +45,7 @@ FROM (
         THEN CONCAT('"', REPLACE(`unit_price`, '"', '""'), '"')
         ELSE `unit_price`
       END,
-      COALESCE(
-        CASE
-          WHEN `total` IS NULL
-          THEN CAST(NULL AS STRING)
-          WHEN ISNAN(`total`)
-          THEN 'NaN'
-          WHEN `total` = CAST('Infinity' AS DOUBLE)
-          THEN 'inf'
-          WHEN `total` = CAST('-Infinity' AS DOUBLE)
-          THEN '-inf'
-          WHEN LOCATE('E', CAST(`total` AS STRING)) = 0
-          THEN CASE
-            WHEN CAST(`total` AS STRING) LIKE '%.0'
-            THEN SUBSTRING(CAST(`total` AS STRING), 1, LENGTH(CAST(`total` AS STRING)) - 2)
-            ELSE CAST(`total` AS STRING)
-          END
-          ELSE COALESCE(
-            REGEXP_REPLACE(
-              REGEXP_REPLACE(
-                CASE
-                  WHEN ABS(`total`) >= CAST('1e+18' AS DOUBLE)
-                  THEN CAST(TRY_CAST(CAST(`total` AS STRING) AS DECIMAL(38, 0)) AS STRING)
-                  WHEN ABS(`total`) >= CAST('0.01' AS DOUBLE)
-                  THEN CAST(TRY_CAST(CAST(`total` AS STRING) AS DECIMAL(38, 18)) AS STRING)
-                  ELSE CAST(TRY_CAST(CAST(`total` AS STRING) AS DECIMAL(38, 37)) AS STRING)
-                END,
-                '(\\.[0-9]*?)0+$',
-                '$1'
-              ),
-              '\\.$',
-              ''
-            ),
-            CAST(`total` AS STRING)
-          )
-        END,
-        ''
-      )
+      COALESCE(CXL_FLOAT_TEXT(`total`), '')
     ) AS `$line`
   FROM `export.rows`
 ) AS lines

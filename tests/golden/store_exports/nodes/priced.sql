@@ -37,7 +37,7 @@ SELECT
           'row ',
           CAST(`$source.row` AS STRING),
           ': ',
-          CONCAT('conversion failed: cannot convert \'', `unit_price`, '\' to Float')
+          CXL_CONVERSION_FAILED(`unit_price`, 'Float')
         ) AS detail,
         CAST(NULL AS STRING) AS field,
         `unit_price` AS value
@@ -47,14 +47,6 @@ SELECT
 FROM (
   SELECT
     *,
-    CASE
-      WHEN COALESCE(`unit_price` RLIKE '^[+-]?(?i:nan)\\z', FALSE)
-      THEN CAST('NaN' AS DOUBLE)
-      WHEN COALESCE(
-        `unit_price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*([eE][+-]?[0-9]+)?|[.][0-9]+([eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))\\z',
-        FALSE
-      )
-      THEN TRY_CAST(`unit_price` AS DOUBLE)
-    END AS `$shared.0`
+    CXL_STRING_TO_FLOAT(`unit_price`) AS `$shared.0`
   FROM `sales.carry`
 ) AS `input`;

@@ -1,0 +1,55 @@
+-- the SQL functions the statements call, defined before them
+
+-- CXL round(n) / round_to(n) on a Float: (x * 10^n).round() / 10^n on the binary product, half away from zero; NaN when 10^n is 0.
+CREATE OR REPLACE TEMPORARY FUNCTION cxl_float_round(
+    x DOUBLE,
+    n BIGINT
+)
+RETURNS DOUBLE
+RETURN CASE
+  WHEN x IS NULL
+  THEN NULL
+  WHEN POWER(CAST('10.0' AS DOUBLE), n) = CAST('0.0' AS DOUBLE)
+  THEN CAST('NaN' AS DOUBLE)
+  ELSE ROUND(x * POWER(CAST('10.0' AS DOUBLE), n), 0) / POWER(CAST('10.0' AS DOUBLE), n)
+END;
+
+-- CXL to_string() of a Float, as Rust's shortest round-trip Display prints it: no exponent, no trailing `.0`. Spark writes Java's digits, plainly from 1e-3 to 1e7 (there only a trailing `.0` goes); outside that range a decimal of the right scale spells out its exponent.
+CREATE OR REPLACE TEMPORARY FUNCTION cxl_float_text(
+    x DOUBLE
+)
+RETURNS STRING
+RETURN CASE
+  WHEN x IS NULL
+  THEN CAST(NULL AS STRING)
+  WHEN ISNAN(x)
+  THEN 'NaN'
+  WHEN x = CAST('Infinity' AS DOUBLE)
+  THEN 'inf'
+  WHEN x = CAST('-Infinity' AS DOUBLE)
+  THEN '-inf'
+  WHEN LOCATE('E', CAST(x AS STRING)) = 0
+  THEN CASE
+    WHEN CAST(x AS STRING) LIKE '%.0'
+    THEN SUBSTRING(CAST(x AS STRING), 1, LENGTH(CAST(x AS STRING)) - 2)
+    ELSE CAST(x AS STRING)
+  END
+  ELSE COALESCE(
+    REGEXP_REPLACE(
+      REGEXP_REPLACE(
+        CASE
+          WHEN ABS(x) >= CAST('1e+18' AS DOUBLE)
+          THEN CAST(TRY_CAST(CAST(x AS STRING) AS DECIMAL(38, 0)) AS STRING)
+          WHEN ABS(x) >= CAST('0.01' AS DOUBLE)
+          THEN CAST(TRY_CAST(CAST(x AS STRING) AS DECIMAL(38, 18)) AS STRING)
+          ELSE CAST(TRY_CAST(CAST(x AS STRING) AS DECIMAL(38, 37)) AS STRING)
+        END,
+        '(\\.[0-9]*?)0+$',
+        '$1'
+      ),
+      '\\.$',
+      ''
+    ),
+    CAST(x AS STRING)
+  )
+END;
