@@ -10,7 +10,7 @@ from clinker_sql.codegen.artifacts import safe_name, write_target
 from clinker_sql.codegen.compiler import compile_pipeline
 from clinker_sql.codegen.plan import Compiled
 from clinker_sql.config.model import Pipeline
-from clinker_sql.config.parse import load_pipeline
+from clinker_sql.config.load import load_project_pipeline
 from clinker_sql.runtime.executor import Executor
 from clinker_sql.runtime.thrift import ThriftTarget
 from clinker_sql.runtime.runner import (
@@ -28,9 +28,16 @@ class Project:
     out_dir: Path = Path("target")
     # absolute paths in the pipeline: refused (E-SEC-001) unless allowed, as in Clinker
     allow_absolute_paths: bool = False
+    # the project layer (config/load.py): the workspace folder (default: the pipeline
+    # file's folder), the channel and the groups whose overlays apply
+    base_dir: Path | None = None
+    channel: str | None = None
+    groups: tuple[str, ...] = ()
 
     def load(self) -> Pipeline:
-        return load_pipeline(self.pipeline_file, self.allow_absolute_paths)
+        return load_project_pipeline(self.pipeline_file, self.allow_absolute_paths,
+                                     base_dir=self.base_dir, channel=self.channel,
+                                     groups=self.groups)
 
     def compile(self, pipeline: Pipeline | None = None, base: Path | None = None) -> Compiled:
         """`base`: the folder the pipeline's relative paths resolve against (the working

@@ -29,6 +29,8 @@ class _Ctx:
         self.file = file
         self.allow_absolute_paths = allow_absolute_paths
         self.lines = text.splitlines()
+        # a composition body's CXL is located in its own .comp.yaml file
+        self.other_lines: dict[str, list[str]] = {}
         self.warnings: list[Diagnostic] = []
 
     def warn(self, code: str, message: str, loc: Location, hint: str = "") -> None:
@@ -38,17 +40,24 @@ class _Ctx:
 def load_pipeline(path: str | Path, allow_absolute_paths: bool = False) -> m.Pipeline:
     """`allow_absolute_paths`: accept absolute paths in the pipeline (E-SEC-001 otherwise,
     config/checks.py); the CLI's --allow-absolute-paths or CLINKER_ALLOW_ABSOLUTE_PATHS."""
+    return parse_pipeline(read_pipeline_text(path), str(path), allow_absolute_paths)
+
+
+def read_pipeline_text(path: str | Path) -> str:
     file = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise fail("CS104", f"cannot read pipeline file {file}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise fail("CS104", f"pipeline file {file} is not valid UTF-8") from None
-    return parse_pipeline(text, file, allow_absolute_paths)
 
 
-def parse_pipeline(text: str, file: str, allow_absolute_paths: bool = False) -> m.Pipeline:
+def parse_pipeline(text: str, file: str, allow_absolute_paths: bool = False,
+                   expander=None, var_overrides=None) -> m.Pipeline:
+    """`expander` (config/composition.py): replaces composition calls by their bodies'
+    nodes; `var_overrides` (config/overlay.py): pipeline var name -> (default, where),
+    the defaults a channel or group gives."""
     ctx = _Ctx(file, text, allow_absolute_paths)
     root = Fields(load_yaml(text, file), "the pipeline file")
     meta = Fields(root.raw("pipeline", required=True), "pipeline:")
@@ -66,17 +75,42 @@ def parse_pipeline(text: str, file: str, allow_absolute_paths: bool = False) -> 
     if isinstance(rules, YScalar) and isinstance(rules.value, str):
         check_path(rules.value, "pipeline.rules_path", rules.loc, allow_absolute_paths)
     variables = _vars(meta.raw("vars"))
+    if var_overrides:
+        variables = _override_vars(variables, var_overrides)
     meta.done()
     nodes_node = root.raw("nodes", required=True)
     if not isinstance(nodes_node, YSeq):
         raise fail("E000", f"nodes: must be a list, found {type_name(nodes_node)}",
                    nodes_node.loc)
-    nodes = tuple(_node(item, ctx) for item in nodes_node.items)
+    items = list(nodes_node.items)
+    if expander is not None:
+        items = expander.expand(items)
+        ctx.other_lines = {f: t.splitlines() for f, t in expander.texts.items()}
+    nodes = tuple(_node(item, ctx) for item in items)
     eh = _error_handling(root.raw("error_handling"))
     root.raw("_notes")
     root.done()
     return m.Pipeline(name=name, file=file, nodes=nodes, error_handling=eh, vars=variables,
                       warnings=tuple(ctx.warnings), allow_absolute_paths=allow_absolute_paths)
+
+
+def _override_vars(variables: tuple[m.VarDecl, ...], overrides: dict
+                   ) -> tuple[m.VarDecl, ...]:
+    """An overlay's pipeline-scope var replaces the declared default; its value must have
+    the declared type (Clinker's E116 for a type-incompatible override)."""
+    out = []
+    for var in variables:
+        if var.name in overrides:
+            value, where = overrides[var.name]
+            node = YScalar(where, value) if where is not None else None
+            try:
+                value = _var_default(var.name, var.type, node)
+            except Exception:  # noqa: BLE001 - re-raised with the overlay's code
+                raise fail("E116", f"an overlay sets var '{var.name}' to {value!r}, which is "
+                           f"not of its declared type {var.type}", where) from None
+            var = replace(var, default=value)
+        out.append(var)
+    return tuple(out)
 
 
 def _vars(node: YNode | None) -> tuple[m.VarDecl, ...]:
@@ -204,16 +238,18 @@ def cxl_source(node: YNode | None, what: str, ctx: _Ctx) -> m.CxlSource:
     if not isinstance(node, YScalar) or not isinstance(node.value, str):
         raise fail("E000", f"{what} must be a CXL string",
                    node.loc if node else None)
+    file = node.loc.file if node.loc.file in ctx.other_lines else ctx.file
+    lines = ctx.other_lines.get(file, ctx.lines)
     if node.style in ("|", ">"):
         first = node.raw_line + 1  # 0-based index of the first content line
         indent = 0
-        for line in ctx.lines[first:]:
+        for line in lines[first:]:
             if line.strip():
                 indent = len(line) - len(line.lstrip(" "))
                 break
-        return m.CxlSource(node.value, ctx.file, first + 1, indent + 1)
+        return m.CxlSource(node.value, file, first + 1, indent + 1)
     offset = 1 if node.style in ('"', "'") else 0
-    return m.CxlSource(node.value, ctx.file, node.loc.line, node.loc.column + offset,
+    return m.CxlSource(node.value, file, node.loc.line, node.loc.column + offset,
                        single_line=True)
 
 
@@ -232,7 +268,7 @@ def _node(node: YNode, ctx: _Ctx) -> m.Node:
     what = f"{kind} node '{name}'"
     common = dict(name=name, kind=kind, loc=f.loc, description=f.str("description"))
     f.raw("_notes")
-    if kind in ("reshape", "envelope", "composition"):
+    if kind in ("reshape", "envelope", "composition"):  # a composition left: not expanded
         for key in list(f.node.entries):
             f.raw(key)
         raise fail("CS001", f"{kind} nodes are not supported by clinker-sql yet", kind_node.loc)

@@ -1,0 +1,312 @@
+"""Channels and groups: overlays resolved before compile into one pipeline.
+
+A group is `<group root>/<name>.group.yaml` (`group: {name, priority, targets, match}`);
+a channel is the folder `<channel root>/<id>/` holding an optional `channel.cfg.yaml`
+(channel-wide) and an optional per-target overlay `<target>.channel.yaml` (or
+`<target>.yaml`). Each layer may carry `config:` (`call.param: {value, fixed}`),
+`vars:` and `resources:`. Precedence, lowest first, as Clinker's `resolve`: the
+pipeline, then the groups by priority (ties by name), then the channel-wide manifest,
+then the per-target overlay. A `fixed: true` value of a lower layer cannot be overridden
+by a higher one (E103); a key naming no composition parameter is E113, one naming
+several is E118. Structural `overrides:`, `sources:` patches and selector-derived groups
+are refused with CS001."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from clinker_sql.config.fields import Fields, type_name
+from clinker_sql.config.workspace import Workspace
+from clinker_sql.config.yamlnodes import YMap, YNode, YScalar, load_yaml
+from clinker_sql.diagnostics import Location, fail
+
+GROUP, CHANNEL_WIDE, PER_TARGET = 1, 2, 3
+_LAYER_NAMES = {GROUP: "group", CHANNEL_WIDE: "channel", PER_TARGET: "channel target"}
+MANIFEST = "channel.cfg.yaml"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    key: str
+    value: Any
+    fixed: bool
+    kind: int
+    label: str  # the group's or channel's name
+    loc: Location
+
+
+@dataclass
+class Layer:
+    kind: int
+    label: str
+    file: str
+    config: list[Candidate] = field(default_factory=list)
+    resources: list[Candidate] = field(default_factory=list)
+    vars: dict[str, tuple[Any, Location]] = field(default_factory=dict)
+    priority: int = 0
+
+
+@dataclass
+class Overlays:
+    layers: list[Layer] = field(default_factory=list)  # ascending precedence
+    channel: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not self.layers
+
+    def var_defaults(self) -> dict[str, tuple[Any, Location]]:
+        out: dict[str, tuple[Any, Location]] = {}
+        for layer in self.layers:
+            out.update(layer.vars)
+        return out
+
+    def config_for(self, calls: list) -> dict[tuple[str, ...], dict[str, tuple[Any, str,
+                                                                                 Location]]]:
+        """The winning overlay value of each (call path, param), checked against the
+        expanded calls (config/composition.py's CallRecord)."""
+        return self._resolve(calls, "config")
+
+    def resources_for(self, calls: list) -> dict[tuple[str, ...], dict[str, str]]:
+        won = self._resolve(calls, "resources")
+        return {path: {slot: v[0] for slot, v in params.items()} for path, params in won.items()}
+
+    def _resolve(self, calls: list, what: str) -> dict:
+        out: dict[tuple[str, ...], dict[str, tuple[Any, str, Location]]] = {}
+        fixed: dict[tuple[tuple[str, ...], str], int] = {}
+        for layer in self.layers:
+            for cand in getattr(layer, what):
+                path, param = _address(cand, calls, what)
+                if what == "config":
+                    base = next(c.params[param][0] for c in calls if c.path == path)
+                    if base is not None and not _same_type(base, cand.value):
+                        raise fail("E103", f"overlay '{cand.label}': config candidate "
+                                   f"'{cand.key}' has type {_json_type(cand.value)}, but the "
+                                   f"declared parameter has type {_json_type(base)}", cand.loc)
+                lock = fixed.get((path, param))
+                if lock is not None and lock < cand.kind:
+                    raise fail("E103", f"overlay '{cand.label}': {what} candidate "
+                               f"'{cand.key}' cannot override a fixed lower-precedence value",
+                               cand.loc)
+                if cand.fixed:
+                    fixed[(path, param)] = cand.kind
+                out.setdefault(path, {})[param] = (
+                    cand.value, f"{_LAYER_NAMES[cand.kind]} {cand.label}", cand.loc)
+        return out
+
+
+def _address(cand: Candidate, calls: list, what: str) -> tuple[tuple[str, ...], str]:
+    parts = cand.key.split(".")
+    if len(parts) < 2 or any(not p for p in parts):
+        raise fail("E113", f"overlay '{cand.label}': {what} key '{cand.key}' must use "
+                   "`alias.parameter`", cand.loc)
+    suffix, param = tuple(parts[:-1]), parts[-1]
+    found = []
+    for call in calls:
+        if call.path[-len(suffix):] == suffix:
+            names = call.params if what == "config" else call.resources
+            if param in names:
+                found.append(call.path)
+    if not found:
+        raise fail("E113", f"overlay '{cand.label}': {what} key '{cand.key}' does not match "
+                   "any composition parameter in the selected pipeline", cand.loc)
+    if len(found) > 1:
+        listed = ", ".join("/v1/config/calls/" + "/calls/".join(p[:-1]) + "/nodes/" + p[-1]
+                           if len(p) > 1 else f"/v1/config/nodes/{p[0]}" for p in found)
+        raise fail("E118", f"overlay '{cand.label}': {what} key '{cand.key}' is ambiguous; "
+                   f"use one of: {listed}", cand.loc)
+    return found[0], param
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _same_type(a: Any, b: Any) -> bool:
+    return _json_type(a) == _json_type(b)
+
+
+# -- loading ------------------------------------------------------------------------
+def resolve_overlays(ws: Workspace, pipeline_file: Path, channel: str | None,
+                     groups: tuple[str, ...]) -> Overlays:
+    if channel is None and not groups:
+        return Overlays()
+    target_ids = _target_ids(ws, pipeline_file)
+    layers: list[Layer] = []
+    if groups:
+        known = _scan_groups(ws)
+        chosen = []
+        for name in groups:
+            if name not in known:
+                raise fail("CS074", f"unknown group '{name}'", None,
+                           f"groups under {ws.root / ws.group_root}: "
+                           f"{', '.join(sorted(known)) or '(none)'}")
+            layer, targets = known[name]
+            if targets is not None and not (set(targets) & set(target_ids)):
+                raise fail("CS074", f"group '{name}' does not target pipeline "
+                           f"'{target_ids[0]}'", None,
+                           f"its targets.pipelines: {', '.join(targets)}")
+            if layer not in chosen:
+                chosen.append(layer)
+        chosen.sort(key=lambda g: (g.priority, g.label))
+        layers.extend(chosen)
+    if channel is not None:
+        folder = ws.root / ws.channel_root / channel
+        if not folder.is_dir():
+            raise fail("CS075", f"unknown channel '{channel}': no folder {folder}")
+        manifest = folder / MANIFEST
+        if manifest.is_file():
+            layers.append(_load_layer(manifest, CHANNEL_WIDE, channel))
+        present = [folder / f"{t}{suffix}" for t in target_ids
+                   for suffix in (".channel.yaml", ".yaml")]
+        present = [p for p in dict.fromkeys(present) if p.is_file() and p.name != MANIFEST]
+        if len(present) > 1:
+            raise fail("CS075", f"channel '{channel}' has several overlays for this pipeline: "
+                       f"{', '.join(p.name for p in present)}")
+        if present:
+            layers.append(_load_layer(present[0], PER_TARGET, channel))
+    return Overlays(layers, channel)
+
+
+def _target_ids(ws: Workspace, pipeline_file: Path) -> list[str]:
+    ids = []
+    pid = ws.pipeline_id(pipeline_file)
+    if pid:
+        ids.append(pid)
+    stem = pipeline_file.name
+    for suffix in (".pipeline.yaml", ".yaml", ".yml"):
+        if stem.endswith(suffix):
+            stem = stem[: -len(suffix)]
+            break
+    ids.append(stem)
+    return list(dict.fromkeys(ids))
+
+
+def _scan_groups(ws: Workspace) -> dict[str, tuple[Layer, list[str] | None]]:
+    root = ws.root / ws.group_root
+    out: dict[str, tuple[Layer, list[str] | None]] = {}
+    if not root.is_dir():
+        return out
+    for path in sorted(root.rglob("*.group.yaml")):
+        layer, targets = _load_group(path)
+        if layer.label in out:
+            raise fail("CS074", f"two group files name the group '{layer.label}'",
+                       Location(str(path), 1, 1))
+        out[layer.label] = (layer, targets)
+    return out
+
+
+def _read(path: Path) -> YNode:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise fail("CS104", f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise fail("E000", f"{path} is not valid UTF-8", Location(str(path), 1, 1)) from None
+    return load_yaml(text, str(path))
+
+
+def _load_group(path: Path) -> tuple[Layer, list[str] | None]:
+    f = Fields(_read(path), "a group file")
+    g = Fields(f.raw("group", required=True), "group:")
+    name = g.str("name", required=True)
+    priority = g.int("priority", 0)
+    if g.has("match"):
+        g.raw("match")
+        raise fail("CS001", "group selectors (`match:`) are not supported yet; name the group "
+                   "with --group", g.key_loc("match"))
+    targets = None
+    t = g.raw("targets")
+    if t is not None:
+        tf = Fields(t, "group.targets")
+        targets, _ = tf.str_list("pipelines")
+        tf.raw("compositions")
+        tf.done()
+    g.done()
+    layer = Layer(GROUP, name, str(path), priority=priority)
+    _layer_body(f, layer)
+    return layer, targets
+
+
+def _load_layer(path: Path, kind: int, channel: str) -> Layer:
+    f = Fields(_read(path), "a channel file")
+    h = Fields(f.raw("channel", required=True), "channel:")
+    if kind == CHANNEL_WIDE:
+        h.str("name")
+        h.raw("targets")
+        f.raw("labels")
+    else:
+        h.str("target", required=True)
+    h.done()
+    layer = Layer(kind, channel, str(path))
+    _layer_body(f, layer)
+    return layer
+
+
+def _layer_body(f: Fields, layer: Layer) -> None:
+    layer.config = _candidates(f.raw("config"), layer, "config")
+    layer.resources = _candidates(f.raw("resources"), layer, "resources")
+    v = f.raw("vars")
+    if v is not None:
+        vf = Fields(v, "vars:")
+        for scope in ("static", "source", "record"):
+            if vf.has(scope):
+                node = vf.raw(scope)
+                if isinstance(node, YMap) and node.entries:
+                    raise fail("CS001", f"overlay vars.{scope} is not supported yet (only "
+                               "vars.pipeline)", vf.key_loc(scope))
+        pipeline = vf.raw("pipeline")
+        if pipeline is not None:
+            if not isinstance(pipeline, YMap):
+                raise fail("E000", "vars.pipeline must be a mapping", pipeline.loc)
+            for name, (key, value) in pipeline.entries.items():
+                e = Fields(value, f"vars.pipeline.{name}")
+                e.choice("type", ("string", "int", "float", "bool", "date", "datetime",
+                                  "date_time"), required=True)
+                d = e.raw("default")
+                e.bool("fixed", False)
+                e.done()
+                layer.vars[name] = (d.value if isinstance(d, YScalar) else None,
+                                    d.loc if d is not None else key.loc)
+        vf.done()
+    for key in ("overrides", "sources"):
+        if f.has(key):
+            node = f.raw(key)
+            if not (isinstance(node, YScalar) and node.value is None) and not (
+                    hasattr(node, "items") and not node.items) and not (
+                    isinstance(node, YMap) and not node.entries):
+                raise fail("CS001", f"overlay `{key}:` is not supported yet",
+                           f.key_loc(key))
+    f.raw("_notes")
+    f.done()
+
+
+def _candidates(node: YNode | None, layer: Layer, what: str) -> list[Candidate]:
+    if node is None:
+        return []
+    if not isinstance(node, YMap):
+        raise fail("E000", f"{what}: must be a mapping, found {type_name(node)}", node.loc)
+    out = []
+    for key, (k, value) in node.entries.items():
+        c = Fields(value, f"{what}.{key}")
+        v = c.raw("value", required=True)
+        fixed = c.bool("fixed", False)
+        c.done()
+        out.append(Candidate(key, _plain(v), fixed, layer.kind, layer.label, v.loc))
+    return out
+
+
+def _plain(node: YNode) -> Any:
+    from clinker_sql.config.composition import _plain as plain
+
+    return plain(node)
