@@ -129,6 +129,7 @@ def compile_cmd(pipeline: Path, out_dir: Path, check: bool, allow_absolute: bool
 
     def body() -> None:
         project = _project(pipeline, allow_absolute, out_dir, layer)
+        _print_overlay(project)
         compiled = project.compile()
         _print_diagnostics(compiled.warnings)
         if check:
@@ -138,6 +139,12 @@ def compile_cmd(pipeline: Path, out_dir: Path, check: bool, allow_absolute: bool
         click.echo(f"Compiled {compiled.pipeline}: {len(compiled.statements)} statements "
                    f"-> {target}")
     _guard(body)
+
+
+def _print_overlay(project) -> None:
+    summary = project.overlay_summary()
+    if summary is not None:
+        click.echo(f"clinker-sql: applied overlay \u2014 {summary}", err=True)
 
 
 def _check_target(project, compiled) -> None:
@@ -226,6 +233,7 @@ def run_cmd(pipeline: Path, out_dir: Path, quiet: bool, explain: str | None, tar
                                 statement_timeout=statement_timeout,
                                 shared_filesystem=shared_filesystem)
         project = _project(pipeline, allow_absolute, out_dir, layer)
+        _print_overlay(project)
 
         from clinker_sql.runtime.progress import RunProgress, choose_mode
 

@@ -212,6 +212,8 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("CS074", "--group names no group, or a group that does not target the pipeline"),
     CodeInfo("CS075", "--channel names no channel folder, or the channel has several "
              "overlays for the pipeline"),
+    CodeInfo("CS076", "a group's `match:` selector does not parse, reads an undeclared "
+             "channel label, or is not boolean"),
     CodeInfo("CS101", "a CSV record is malformed (wrong number of fields or bad quoting)",
              EXIT_IO, hint="every record must have as many fields as the header"),
     CodeInfo("CS102", "a source file lacks a declared column (its header was not read "

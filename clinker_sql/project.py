@@ -39,6 +39,16 @@ class Project:
                                      base_dir=self.base_dir, channel=self.channel,
                                      groups=self.groups)
 
+    def overlay_summary(self) -> str | None:
+        """What --channel and --group apply, in Clinker's one-line form; None without."""
+        if self.channel is None and not self.groups:
+            return None
+        from clinker_sql.config.overlay import resolve_overlays
+        from clinker_sql.config.workspace import load_workspace
+
+        ws = load_workspace(self.pipeline_file, self.base_dir)
+        return resolve_overlays(ws, self.pipeline_file, self.channel, self.groups).summary()
+
     def compile(self, pipeline: Pipeline | None = None, base: Path | None = None) -> Compiled:
         """`base`: the folder the pipeline's relative paths resolve against (the working
         folder by default), where CSV sources' headers are read (codegen/unmapped.py)."""

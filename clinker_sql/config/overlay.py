@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from clinker_sql.config.fields import Fields, type_name
+from clinker_sql.config.selector import select
 from clinker_sql.config.workspace import Workspace
 from clinker_sql.config.yamlnodes import YMap, YNode, YScalar, load_yaml
 from clinker_sql.diagnostics import Location, fail
@@ -42,10 +43,22 @@ class Layer:
     kind: int
     label: str
     file: str
+    source: str = "explicit"  # a group: named with --group, or derived by its `match:`
     config: list[Candidate] = field(default_factory=list)
     resources: list[Candidate] = field(default_factory=list)
     vars: dict[str, tuple[Any, Location]] = field(default_factory=dict)
     priority: int = 0
+    selector: tuple[str, Location] | None = None  # a group's `match:`
+    targets: list[str] | None = None  # a group's `targets.pipelines`
+    # what the layer holds that clinker-sql cannot apply yet: refused (CS001) only when
+    # the layer applies, as a workspace may hold groups for other pipelines
+    unsupported: list[tuple[str, Location]] = field(default_factory=list)
+    labels: dict[str, Any] = field(default_factory=dict)  # a channel manifest's
+
+    def check_supported(self) -> None:
+        if self.unsupported:
+            message, loc = self.unsupported[0]
+            raise fail("CS001", message, loc)
 
 
 @dataclass
@@ -56,6 +69,14 @@ class Overlays:
     @property
     def empty(self) -> bool:
         return not self.layers
+
+    def summary(self) -> str:
+        """Clinker's one-line `applied overlay` summary."""
+        parts = [f"channel {self.channel}"] if self.channel else []
+        groups = [f"{g.label} ({g.source}, priority {g.priority})" for g in self.layers
+                  if g.kind == GROUP]
+        parts.append(f"groups: {', '.join(groups)}" if groups else "no groups")
+        return "; ".join(parts)
 
     def var_defaults(self) -> dict[str, tuple[Any, Location]]:
         out: dict[str, tuple[Any, Location]] = {}
@@ -139,34 +160,24 @@ def _same_type(a: Any, b: Any) -> bool:
 # -- loading ------------------------------------------------------------------------
 def resolve_overlays(ws: Workspace, pipeline_file: Path, channel: str | None,
                      groups: tuple[str, ...]) -> Overlays:
+    """The layers that apply, in ascending precedence: with a channel, first the groups
+    whose `match:` selects the channel's labels, then the groups named with --group;
+    ordered by priority (ties by name), then the channel-wide manifest, then the
+    per-target overlay."""
     if channel is None and not groups:
         return Overlays()
     target_ids = _target_ids(ws, pipeline_file)
-    layers: list[Layer] = []
-    if groups:
-        known = _scan_groups(ws)
-        chosen = []
-        for name in groups:
-            if name not in known:
-                raise fail("CS074", f"unknown group '{name}'", None,
-                           f"groups under {ws.root / ws.group_root}: "
-                           f"{', '.join(sorted(known)) or '(none)'}")
-            layer, targets = known[name]
-            if targets is not None and not (set(targets) & set(target_ids)):
-                raise fail("CS074", f"group '{name}' does not target pipeline "
-                           f"'{target_ids[0]}'", None,
-                           f"its targets.pipelines: {', '.join(targets)}")
-            if layer not in chosen:
-                chosen.append(layer)
-        chosen.sort(key=lambda g: (g.priority, g.label))
-        layers.extend(chosen)
+    known = _scan_groups(ws)
+    wide = per_target = None
     if channel is not None:
         folder = ws.root / ws.channel_root / channel
+        if ws.channel_shard == "first_char":
+            folder = ws.root / ws.channel_root / channel[:1] / channel
         if not folder.is_dir():
             raise fail("CS075", f"unknown channel '{channel}': no folder {folder}")
         manifest = folder / MANIFEST
         if manifest.is_file():
-            layers.append(_load_layer(manifest, CHANNEL_WIDE, channel))
+            wide = _load_layer(manifest, CHANNEL_WIDE, channel)
         present = [folder / f"{t}{suffix}" for t in target_ids
                    for suffix in (".channel.yaml", ".yaml")]
         present = [p for p in dict.fromkeys(present) if p.is_file() and p.name != MANIFEST]
@@ -174,8 +185,37 @@ def resolve_overlays(ws: Workspace, pipeline_file: Path, channel: str | None,
             raise fail("CS075", f"channel '{channel}' has several overlays for this pipeline: "
                        f"{', '.join(p.name for p in present)}")
         if present:
-            layers.append(_load_layer(present[0], PER_TARGET, channel))
+            per_target = _load_layer(present[0], PER_TARGET, channel)
+    chosen: list[Layer] = []
+    if channel is not None:
+        labels = wide.labels if wide is not None else {}
+        for name in sorted(known):
+            layer = known[name]
+            if layer.selector is not None and _admits(layer, target_ids) \
+                    and select(layer.selector[0], labels, layer.selector[1], name):
+                layer.source = "derived"
+                chosen.append(layer)
+    for name in groups:
+        if name not in known:
+            raise fail("CS074", f"unknown group '{name}'", None,
+                       f"groups under {ws.root / ws.group_root}: "
+                       f"{', '.join(sorted(known)) or '(none)'}")
+        layer = known[name]
+        if not _admits(layer, target_ids):
+            raise fail("CS074", f"group '{name}' does not target pipeline "
+                       f"'{target_ids[0]}'", None,
+                       f"its targets.pipelines: {', '.join(layer.targets or ())}")
+        if layer not in chosen:
+            chosen.append(layer)
+    chosen.sort(key=lambda g: (g.priority, g.label))
+    layers = chosen + [x for x in (wide, per_target) if x is not None]
+    for layer in layers:
+        layer.check_supported()
     return Overlays(layers, channel)
+
+
+def _admits(layer: Layer, target_ids: list[str]) -> bool:
+    return layer.targets is None or bool(set(layer.targets) & set(target_ids))
 
 
 def _target_ids(ws: Workspace, pipeline_file: Path) -> list[str]:
@@ -192,17 +232,17 @@ def _target_ids(ws: Workspace, pipeline_file: Path) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
-def _scan_groups(ws: Workspace) -> dict[str, tuple[Layer, list[str] | None]]:
+def _scan_groups(ws: Workspace) -> dict[str, Layer]:
     root = ws.root / ws.group_root
-    out: dict[str, tuple[Layer, list[str] | None]] = {}
+    out: dict[str, Layer] = {}
     if not root.is_dir():
         return out
     for path in sorted(root.rglob("*.group.yaml")):
-        layer, targets = _load_group(path)
+        layer = _load_group(path)
         if layer.label in out:
             raise fail("CS074", f"two group files name the group '{layer.label}'",
                        Location(str(path), 1, 1))
-        out[layer.label] = (layer, targets)
+        out[layer.label] = layer
     return out
 
 
@@ -216,15 +256,17 @@ def _read(path: Path) -> YNode:
     return load_yaml(text, str(path))
 
 
-def _load_group(path: Path) -> tuple[Layer, list[str] | None]:
+def _load_group(path: Path) -> Layer:
     f = Fields(_read(path), "a group file")
     g = Fields(f.raw("group", required=True), "group:")
     name = g.str("name", required=True)
     priority = g.int("priority", 0)
+    selector = None
     if g.has("match"):
-        g.raw("match")
-        raise fail("CS001", "group selectors (`match:`) are not supported yet; name the group "
-                   "with --group", g.key_loc("match"))
+        m = g.raw("match")
+        if not isinstance(m, YScalar) or not isinstance(m.value, str):
+            raise fail("E000", "group.match must be a selector string", m.loc)
+        selector = (m.value, m.loc)
     targets = None
     t = g.raw("targets")
     if t is not None:
@@ -233,9 +275,10 @@ def _load_group(path: Path) -> tuple[Layer, list[str] | None]:
         tf.raw("compositions")
         tf.done()
     g.done()
-    layer = Layer(GROUP, name, str(path), priority=priority)
+    layer = Layer(GROUP, name, str(path), priority=priority, selector=selector,
+                  targets=targets)
     _layer_body(f, layer)
-    return layer, targets
+    return layer
 
 
 def _load_layer(path: Path, kind: int, channel: str) -> Layer:
@@ -244,11 +287,16 @@ def _load_layer(path: Path, kind: int, channel: str) -> Layer:
     if kind == CHANNEL_WIDE:
         h.str("name")
         h.raw("targets")
-        f.raw("labels")
+        labels = f.raw("labels")
     else:
         h.str("target", required=True)
     h.done()
     layer = Layer(kind, channel, str(path))
+    if kind == CHANNEL_WIDE and labels is not None:
+        if not isinstance(labels, YMap):
+            raise fail("E000", "labels: must be a mapping", labels.loc)
+        layer.labels = {k: v.value for k, (_, v) in labels.entries.items()
+                        if isinstance(v, YScalar)}
     _layer_body(f, layer)
     return layer
 
@@ -263,8 +311,8 @@ def _layer_body(f: Fields, layer: Layer) -> None:
             if vf.has(scope):
                 node = vf.raw(scope)
                 if isinstance(node, YMap) and node.entries:
-                    raise fail("CS001", f"overlay vars.{scope} is not supported yet (only "
-                               "vars.pipeline)", vf.key_loc(scope))
+                    layer.unsupported.append((f"overlay vars.{scope} is not supported yet "
+                                              "(only vars.pipeline)", vf.key_loc(scope)))
         pipeline = vf.raw("pipeline")
         if pipeline is not None:
             if not isinstance(pipeline, YMap):
@@ -285,8 +333,8 @@ def _layer_body(f: Fields, layer: Layer) -> None:
             if not (isinstance(node, YScalar) and node.value is None) and not (
                     hasattr(node, "items") and not node.items) and not (
                     isinstance(node, YMap) and not node.entries):
-                raise fail("CS001", f"overlay `{key}:` is not supported yet",
-                           f.key_loc(key))
+                layer.unsupported.append((f"overlay `{key}:` is not supported yet",
+                                          f.key_loc(key)))
     f.raw("_notes")
     f.done()
 

@@ -38,6 +38,7 @@ class Workspace:
     compositions: dict[str, str] = field(default_factory=dict)
     resources: dict[str, FileResource] = field(default_factory=dict)
     channel_root: str = "channel"
+    channel_shard: str = "none"  # none | first_char (<root>/<first char>/<id>/)
     group_root: str = "group"
 
     def pipeline_id(self, pipeline_file: Path) -> str | None:
@@ -84,6 +85,7 @@ def load_workspace(pipeline_file: Path, base_dir: Path | None = None) -> Workspa
     return Workspace(root=root, manifest=manifest, pipelines=pipelines,
                      compositions=compositions, resources=resources,
                      channel_root=_root(channel, "channel", file, manifest),
+                     channel_shard=str(channel.get("shard", "none")),
                      group_root=_root(group, "group", file, manifest))
 
 
@@ -133,10 +135,6 @@ def _root(table: dict, name: str, file: str, manifest: Path) -> str:
     if not isinstance(root, str):
         raise fail("CS073", f"{file}: [{name}] root must be a string", _key_loc(manifest, name))
     return root
-
-
-def channel_shard(table_root: str) -> str:
-    return table_root
 
 
 def _toml_loc(file: str, exc: tomllib.TOMLDecodeError) -> Location:
