@@ -34,4 +34,4 @@ def load_project_pipeline(path: str | Path, allow_absolute_paths: bool = False, 
         resources = overlays.resources_for(probe.calls)
     expander = Expander(ws, path, overrides, resources)
     return parse_pipeline(text, file, allow_absolute_paths, expander=expander,
-                          var_overrides=overlays.var_defaults())
+                          var_overrides=overlays.var_values())

@@ -4,12 +4,13 @@ A group is `<group root>/<name>.group.yaml` (`group: {name, priority, targets, m
 a channel is the folder `<channel root>/<id>/` holding an optional `channel.cfg.yaml`
 (channel-wide) and an optional per-target overlay `<target>.channel.yaml` (or
 `<target>.yaml`). Each layer may carry `config:` (`call.param: {value, fixed}`),
-`vars:` and `resources:`. Precedence, lowest first, as Clinker's `resolve`: the
+`resources:` (`call.slot: {value: <catalog id>}`) and `vars.static:` (the pipeline's
+`vars:`, `name: {type, default, fixed}`). Precedence, lowest first, as Clinker's `resolve`: the
 pipeline, then the groups by priority (ties by name), then the channel-wide manifest,
 then the per-target overlay. A `fixed: true` value of a lower layer cannot be overridden
 by a higher one (E103); a key naming no composition parameter is E113, one naming
-several is E118. Structural `overrides:`, `sources:` patches and selector-derived groups
-are refused with CS001."""
+several is E118. Structural `overrides:`, `sources:` patches and the `vars:` scopes of
+transform-declared variables are refused with CS001 when the layer applies."""
 
 from __future__ import annotations
 
@@ -38,6 +39,19 @@ class Candidate:
     loc: Location
 
 
+@dataclass(frozen=True)
+class VarCandidate:
+    """A `vars.static.<name>: {type, default, fixed}` entry: the pipeline var's value."""
+    name: str
+    type: str
+    default: Any
+    fixed: bool
+    label: str
+    type_loc: Location
+    loc: Location
+    has_default: bool = True
+
+
 @dataclass
 class Layer:
     kind: int
@@ -46,7 +60,7 @@ class Layer:
     source: str = "explicit"  # a group: named with --group, or derived by its `match:`
     config: list[Candidate] = field(default_factory=list)
     resources: list[Candidate] = field(default_factory=list)
-    vars: dict[str, tuple[Any, Location]] = field(default_factory=dict)
+    vars: dict[str, VarCandidate] = field(default_factory=dict)
     priority: int = 0
     selector: tuple[str, Location] | None = None  # a group's `match:`
     targets: list[str] | None = None  # a group's `targets.pipelines`
@@ -78,10 +92,21 @@ class Overlays:
         parts.append(f"groups: {', '.join(groups)}" if groups else "no groups")
         return "; ".join(parts)
 
-    def var_defaults(self) -> dict[str, tuple[Any, Location]]:
-        out: dict[str, tuple[Any, Location]] = {}
+    def var_values(self) -> dict[str, VarCandidate]:
+        """The winning `vars.static` entry of each var (Clinker's merge_var_layer): a
+        later layer wins, unless an earlier one fixed the var (E103)."""
+        out: dict[str, VarCandidate] = {}
+        fixed: set[str] = set()
         for layer in self.layers:
-            out.update(layer.vars)
+            for name, cand in layer.vars.items():
+                if name in fixed:
+                    raise fail("E103", f"overlay '{cand.label}': variable candidate "
+                               f"`static.{name}` cannot override a fixed lower-precedence "
+                               "value", cand.loc)
+                if cand.fixed:
+                    fixed.add(name)
+                if cand.has_default:
+                    out[name] = cand
         return out
 
     def config_for(self, calls: list) -> dict[tuple[str, ...], dict[str, tuple[Any, str,
@@ -307,25 +332,29 @@ def _layer_body(f: Fields, layer: Layer) -> None:
     v = f.raw("vars")
     if v is not None:
         vf = Fields(v, "vars:")
-        for scope in ("static", "source", "record"):
+        for scope in ("pipeline", "source", "record"):
             if vf.has(scope):
                 node = vf.raw(scope)
                 if isinstance(node, YMap) and node.entries:
-                    layer.unsupported.append((f"overlay vars.{scope} is not supported yet "
-                                              "(only vars.pipeline)", vf.key_loc(scope)))
-        pipeline = vf.raw("pipeline")
-        if pipeline is not None:
-            if not isinstance(pipeline, YMap):
-                raise fail("E000", "vars.pipeline must be a mapping", pipeline.loc)
-            for name, (key, value) in pipeline.entries.items():
-                e = Fields(value, f"vars.pipeline.{name}")
-                e.choice("type", ("string", "int", "float", "bool", "date", "datetime",
-                                  "date_time"), required=True)
+                    layer.unsupported.append((
+                        f"overlay vars.{scope} (the `${scope}.*` variables a transform "
+                        "declares) is not supported yet; only vars.static, the pipeline's "
+                        "`vars:`", vf.key_loc(scope)))
+        static = vf.raw("static")
+        if static is not None:
+            if not isinstance(static, YMap):
+                raise fail("E000", "vars.static must be a mapping", static.loc)
+            for name, (key, value) in static.entries.items():
+                e = Fields(value, f"vars.static.{name}")
+                vtype = e.choice("type", ("string", "int", "float", "bool", "date",
+                                          "datetime"), required=True)
                 d = e.raw("default")
-                e.bool("fixed", False)
+                fixed = e.bool("fixed", False)
                 e.done()
-                layer.vars[name] = (d.value if isinstance(d, YScalar) else None,
-                                    d.loc if d is not None else key.loc)
+                layer.vars[name] = VarCandidate(
+                    name, vtype, d.value if isinstance(d, YScalar) else None, fixed,
+                    layer.label, e.key_loc("type"), d.loc if d is not None else key.loc,
+                    d is not None)
         vf.done()
     for key in ("overrides", "sources"):
         if f.has(key):

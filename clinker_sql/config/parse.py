@@ -18,7 +18,7 @@ from clinker_sql.config.checks import check_path, check_regular, check_symlink, 
 from clinker_sql.config.fields import Fields, type_name
 from clinker_sql.config.limits import check_name
 from clinker_sql.config.yamlnodes import YMap, YNode, YScalar, YSeq, load_yaml
-from clinker_sql.diagnostics import Diagnostic, Location, fail
+from clinker_sql.diagnostics import Diagnostic, DiagnosticError, Location, fail
 
 NODE_KINDS = ("source", "transform", "aggregate", "route", "merge", "combine", "sink",
               "reshape", "cull", "envelope", "composition")
@@ -96,21 +96,32 @@ def parse_pipeline(text: str, file: str, allow_absolute_paths: bool = False,
 
 def _override_vars(variables: tuple[m.VarDecl, ...], overrides: dict
                    ) -> tuple[m.VarDecl, ...]:
-    """An overlay's pipeline-scope var replaces the declared default; its value must have
-    the declared type (Clinker's E116 for a type-incompatible override)."""
+    """A channel's or group's `vars.static` entry gives a pipeline var its value: its
+    type must be the declared one and its default must have it (Clinker's E116); a var
+    the pipeline does not declare is added."""
     out = []
+    declared = {v.name for v in variables}
     for var in variables:
-        if var.name in overrides:
-            value, where = overrides[var.name]
-            node = YScalar(where, value) if where is not None else None
-            try:
-                value = _var_default(var.name, var.type, node)
-            except Exception:  # noqa: BLE001 - re-raised with the overlay's code
-                raise fail("E116", f"an overlay sets var '{var.name}' to {value!r}, which is "
-                           f"not of its declared type {var.type}", where) from None
-            var = replace(var, default=value)
+        cand = overrides.get(var.name)
+        if cand is not None:
+            if cand.type != var.type:
+                raise fail("E116", f"channel '{cand.label}': var $vars.{var.name} override "
+                           f"type mismatch: declared {var.type}, override declared "
+                           f"{cand.type}", cand.type_loc)
+            var = replace(var, default=_overlay_default(cand))
         out.append(var)
+    for name, cand in overrides.items():
+        if name not in declared:
+            out.append(m.VarDecl(name, cand.type, _overlay_default(cand), cand.loc))
     return tuple(out)
+
+
+def _overlay_default(cand) -> object:
+    try:
+        return _var_default(cand.name, cand.type, YScalar(cand.loc, cand.default))
+    except DiagnosticError:
+        raise fail("E116", f"channel '{cand.label}': var $vars.{cand.name} default "
+                   f"{cand.default!r} does not match type {cand.type}", cand.loc) from None
 
 
 def _vars(node: YNode | None) -> tuple[m.VarDecl, ...]:

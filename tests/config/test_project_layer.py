@@ -401,35 +401,53 @@ def test_an_unapplied_group_with_unsupported_parts_is_not_refused(tmp_path):
     assert _gate(tmp_path, files, groups=("g",)) == "filter a >= 5"
 
 
-def test_overlay_vars_replace_pipeline_var_defaults(tmp_path):
-    _write(tmp_path, {"pipeline.yaml": """
-        pipeline:
-          name: p
-          vars:
-            limit: { type: int, default: 1 }
-        nodes:
-          - type: source
-            name: src
-            config: { name: src, type: csv, path: in.csv, schema: [{ name: a, type: int }] }
-          - type: sink
-            name: out
-            input: src
-            config: { name: out, type: csv, path: out.csv }
-        """, "group/g.group.yaml": """
-        group: { name: g }
-        vars:
-          pipeline:
-            limit: { type: int, default: 7 }
-        """, "group/bad.group.yaml": """
-        group: { name: bad }
-        vars:
-          pipeline:
-            limit: { type: int, default: seven }
-        """})
-    p = load_project_pipeline(tmp_path / "pipeline.yaml", groups=("g",))
-    assert p.vars[0].default == 7
-    assert _code(lambda: load_project_pipeline(tmp_path / "pipeline.yaml",
-                                               groups=("bad",))) == "E116"
+VARS_PIPE = """
+pipeline:
+  name: p
+  vars:
+    limit: { type: int, default: 1 }
+nodes:
+  - type: source
+    name: src
+    config: { name: src, type: csv, path: in.csv, schema: [{ name: a, type: int }] }
+  - type: sink
+    name: out
+    input: src
+    config: { name: out, type: csv, path: out.csv }
+"""
+
+
+def _static(name: str, entry: str, priority: int = 0) -> dict[str, str]:
+    return {f"group/{name}.group.yaml":
+            f"group: {{ name: {name}, priority: {priority} }}\n"
+            f"vars:\n  static:\n    {entry}\n"}
+
+
+def _vars(tmp_path: Path, files: dict[str, str], groups: tuple[str, ...]) -> dict:
+    _write(tmp_path, {"pipeline.yaml": VARS_PIPE, **files})
+    p = load_project_pipeline(tmp_path / "pipeline.yaml", groups=groups)
+    return {v.name: (v.type, v.default) for v in p.vars}
+
+
+def test_overlay_static_vars_give_pipeline_vars_their_values(tmp_path):
+    files = {**_static("a", "limit: { type: int, default: 7 }", 1),
+             **_static("b", "limit: { type: int, default: 9 }", 2),
+             **_static("new", "region: { type: string, default: west }")}
+    assert _vars(tmp_path, files, ("b", "a"))["limit"] == ("int", 9)
+    assert _vars(tmp_path, files, ("new",)) == {"limit": ("int", 1),
+                                                 "region": ("string", "west")}
+
+
+@pytest.mark.parametrize("files,groups,code", [
+    (_static("g", "limit: { type: string, default: x }"), ("g",), "E116"),
+    (_static("g", "limit: { type: int, default: seven }"), ("g",), "E116"),
+    ({**_static("a", "limit: { type: int, default: 7, fixed: true }", 1),
+      **_static("b", "limit: { type: int, default: 9 }", 2)}, ("a", "b"), "E103"),
+    ({"group/g.group.yaml": "group: { name: g }\nvars:\n  pipeline:\n"
+                            "    x: { type: int, default: 1 }\n"}, ("g",), "CS001"),
+])
+def test_overlay_var_errors_are_coded(tmp_path, files, groups, code):
+    assert _code(lambda: _vars(tmp_path, files, groups)) == code
 
 
 @pytest.mark.parametrize("text,labels,expected", [

@@ -341,3 +341,28 @@ def test_env_references_are_substituted_before_the_file_is_read(executor, tmp_pa
 """, _sink("out", "t"))
     _run(executor, tmp_path, text, {"in.csv": "a\n2\n"})
     assert _rows(tmp_path, "out.csv") == (["a", "tag"], [["6", "none-${KEPT}"]])
+
+
+def test_a_channel_static_var_changes_what_a_filter_keeps(executor, tmp_path):
+    text = _pipeline("vars", """
+  - type: transform
+    name: t
+    input: src
+    config:
+      cxl: |
+        filter a >= $vars.limit
+        emit a = a
+""", _sink("out", "t")).replace("pipeline:\n  name: vars\n",
+                                "pipeline:\n  name: vars\n  vars:\n"
+                                "    limit: { type: int, default: 0 }\n")
+    files = {"in.csv": "a\n1\n5\n9\n",
+             "channel/acme/channel.cfg.yaml": """
+             channel: { name: acme }
+             vars:
+               static:
+                 limit: { type: int, default: 5 }
+             """}
+    _run(executor, tmp_path, text, files)
+    assert [r[0] for r in _rows(tmp_path, "out.csv")[1]] == ["1", "5", "9"]
+    _run(executor, tmp_path, text, files, channel="acme")
+    assert [r[0] for r in _rows(tmp_path, "out.csv")[1]] == ["5", "9"]
