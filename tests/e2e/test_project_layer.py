@@ -366,3 +366,71 @@ def test_a_channel_static_var_changes_what_a_filter_keeps(executor, tmp_path):
     assert [r[0] for r in _rows(tmp_path, "out.csv")[1]] == ["1", "5", "9"]
     _run(executor, tmp_path, text, files, channel="acme")
     assert [r[0] for r in _rows(tmp_path, "out.csv")[1]] == ["5", "9"]
+
+
+COMBINE_ENRICH = """
+_compose:
+  name: combine_enrich
+  inputs:
+    orders:
+      schema:
+        - { name: order_id, type: string }
+        - { name: product_id, type: string }
+        - { name: quantity, type: int }
+    products:
+      schema:
+        - { name: product_id, type: string }
+        - { name: name, type: string }
+        - { name: price, type: float }
+  outputs:
+    enriched: enrich_combine
+  config_schema: {}
+nodes:
+  - type: combine
+    name: enrich_combine
+    input:
+      orders: orders
+      products: products
+    config:
+      where: "orders.product_id == products.product_id"
+      match: first
+      on_miss: null_fields
+      cxl: |
+        emit order_id = orders.order_id
+        emit product_name = products.name
+        emit total = products.price * orders.quantity
+      propagate_ck: driver
+"""
+
+
+def test_a_body_combine_joins_the_rows_of_two_ports(executor, tmp_path):
+    """composition_combine_test.rs::test_combine_in_composition_executes: the combine's
+    qualifiers name the body's input ports, bound to two sources."""
+    text = _pipeline("combine_in_composition_execute", """
+  - type: source
+    name: products_src
+    config:
+      name: products_src
+      type: csv
+      path: {dir}/products.csv
+      schema:
+        - { name: product_id, type: string }
+        - { name: name, type: string }
+        - { name: price, type: float }
+  - type: composition
+    name: enrich_call
+    input: src
+    use: ./compositions/combine_enrich.comp.yaml
+    inputs:
+      orders: src
+      products: products_src
+""", _sink("out", "enrich_call.enriched"),
+        columns="        - { name: order_id, type: string }\n"
+                "        - { name: product_id, type: string }\n"
+                "        - { name: quantity, type: int }")
+    _run(executor, tmp_path, text, {"in.csv": "order_id,product_id,quantity\n1,A,2\n",
+                                    "products.csv": "product_id,name,price\nA,Widget,10.0\n",
+                                    "compositions/combine_enrich.comp.yaml": COMBINE_ENRICH})
+    head, rows = _rows(tmp_path, "out.csv")
+    assert head[:3] == ["order_id", "product_name", "total"]
+    assert [r[:2] for r in rows] == [["1", "Widget"]] and float(rows[0][2]) == 20.0
