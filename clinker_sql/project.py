@@ -52,7 +52,11 @@ class Project:
     def compile(self, pipeline: Pipeline | None = None, base: Path | None = None) -> Compiled:
         """`base`: the folder the pipeline's relative paths resolve against (the working
         folder by default), where CSV sources' headers are read (codegen/unmapped.py)."""
-        return compile_pipeline(pipeline or self.load(), base or Path.cwd())
+        from clinker_sql.composition_ports import check_ports
+
+        pipeline = pipeline or self.load()
+        check_ports(pipeline, base or Path.cwd())
+        return compile_pipeline(pipeline, base or Path.cwd())
 
     def write(self, compiled: Compiled | None = None) -> Path:
         return write_target(compiled or self.compile(), self.out_dir)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from clinker_sql.config import model as m
 from clinker_sql.config.fields import Fields, type_name
 from clinker_sql.config.workspace import Workspace
 from clinker_sql.config.yamlnodes import YMap, YNode, YScalar, YSeq, load_yaml
@@ -83,6 +84,8 @@ class Expander:
         self._cache: dict[Path, Signature] = {}
         self._known: dict[Path, Path] | None = None
         self.texts: dict[str, str] = {}  # body file -> text, for CXL positions
+        self.port_bindings: list[m.PortBinding] = []
+        self._schemas: dict[tuple[str, ...], dict[str, YNode | None]] = {}
 
     # -- the pass -------------------------------------------------------------------
     def expand(self, items: list[YNode]) -> list[YNode]:
@@ -94,7 +97,23 @@ class Expander:
         out = []
         for node, scope in self._flat:
             out.append(self._rewire(node, scope, names))
+        self._bind_ports(top, names)
         return out
+
+    def _bind_ports(self, scope: _Scope, names: dict) -> None:
+        """Each bound input port, with the node it reads named as after expansion."""
+        for call, (_, body) in scope.calls.items():
+            sig_schemas = self._schemas.get(body.path, {})
+            for port, (parent_path, ref, where) in body.ports.items():
+                parent = self._scope_of(parent_path)
+                head = ref.partition(".")[0]
+                if not ref or (head in parent.ports and head not in parent.nodes):
+                    continue  # a port passed on: Clinker sees its open row, never E102
+                upstream = self._resolve_ref(ref, parent, names, where, 0)
+                self.port_bindings.append(m.PortBinding(
+                    "/".join(body.path), port, upstream,
+                    _columns(sig_schemas.get(port)), where))
+            self._bind_ports(body, names)
 
     def _walk(self, items: list[YNode], scope: _Scope, origin: Path,
               stack: tuple[Path, ...], depth: int) -> None:
@@ -181,6 +200,7 @@ class Expander:
         self.calls.append(CallRecord(call_path, use_node.value, str(path), values,
                                      tuple(sig.resources)))
         body = _Scope(call_path, sig.file)
+        self._schemas[call_path] = sig.input_schemas
         for port, (ref, where) in inputs.items():
             body.ports[port] = (scope.path, ref, where)
         for port in sig.inputs:
@@ -571,6 +591,24 @@ def _literal(value: Any, ptype: str) -> str:
 
 
 # -- small helpers ---------------------------------------------------------------------
+def _columns(schema: YNode | None) -> tuple[tuple[str, str], ...]:
+    """A port's declared columns as (name, type); a type given in another form (a
+    nullable mapping, say) is read as `any`, which the E102 check does not compare."""
+    if not isinstance(schema, YSeq):
+        return ()
+    out = []
+    for item in schema.items:
+        if not isinstance(item, YMap):
+            continue
+        name, ctype = item.get("name"), item.get("type")
+        if isinstance(name, YScalar) and isinstance(name.value, str):
+            t = ctype.value if isinstance(ctype, YScalar) and isinstance(ctype.value, str) \
+                else "any"
+            out.append((name.value, t))
+    return tuple(out)
+
+
+
 def _kind(node: YNode) -> str | None:
     if isinstance(node, YMap):
         k = node.get("type")

@@ -348,6 +348,18 @@ class VarDecl:
 
 
 @dataclass(frozen=True)
+class PortBinding:
+    """A composition call's input port bound to an upstream node (config/composition.py):
+    the columns the port declares (its minimum schema), for the E102 check before the
+    body compiles."""
+    call: str  # the call path, `outer/inner`
+    port: str
+    upstream: str  # the bound node (`node` or `node.port`), as named after expansion
+    columns: tuple[tuple[str, str], ...]  # (name, declared column type)
+    loc: Location
+
+
+@dataclass(frozen=True)
 class Pipeline:
     name: str
     file: str
@@ -358,6 +370,7 @@ class Pipeline:
     # absolute paths (and URIs) are refused (E-SEC-001) unless the loader was told to
     # allow them (--allow-absolute-paths or CLINKER_ALLOW_ABSOLUTE_PATHS, as in Clinker)
     allow_absolute_paths: bool = False
+    ports: tuple[PortBinding, ...] = ()  # composition input ports, after expansion
 
     def node(self, name: str) -> Node:
         for n in self.nodes:

@@ -91,7 +91,8 @@ def parse_pipeline(text: str, file: str, allow_absolute_paths: bool = False,
     root.raw("_notes")
     root.done()
     return m.Pipeline(name=name, file=file, nodes=nodes, error_handling=eh, vars=variables,
-                      warnings=tuple(ctx.warnings), allow_absolute_paths=allow_absolute_paths)
+                      warnings=tuple(ctx.warnings), allow_absolute_paths=allow_absolute_paths,
+                      ports=tuple(expander.port_bindings) if expander is not None else ())
 
 
 def _override_vars(variables: tuple[m.VarDecl, ...], overrides: dict

@@ -464,3 +464,35 @@ def test_selectors(text, labels, expected):
 @pytest.mark.parametrize("text", ['teir == "x"', "tier == 3", "tier", "(tier == 'a'"])
 def test_bad_selectors_are_cs076(text):
     assert _code(lambda: select(text, {"tier": "a"}, Location("g", 1, 1), "g")) == "CS076"
+
+
+# ---- E102: a port's minimum schema -------------------------------------------------------
+
+def _project(tmp_path: Path, comp: str):
+    from clinker_sql.project import Project
+
+    _load(tmp_path, _call("d"), "d", {"compositions/doubler.comp.yaml": comp})
+    return Project(tmp_path / "pipeline.yaml")
+
+
+def test_a_port_column_the_upstream_lacks_is_e102(tmp_path):
+    comp = DOUBLER.replace("- { name: a, type: int }",
+                           "- { name: a, type: int }\n        - { name: b, type: string }")
+    project = _project(tmp_path, comp)
+    with pytest.raises(DiagnosticError) as info:
+        project.compile(base=tmp_path)
+    d = info.value.diagnostics[0]
+    assert d.code == "E102" and "requires column 'b'" in d.message
+    assert d.location.file.endswith("pipeline.yaml")
+
+
+def test_a_port_column_of_another_type_is_e102(tmp_path):
+    project = _project(tmp_path, DOUBLER.replace("{ name: a, type: int }",
+                                                 "{ name: a, type: string }", 1))
+    assert _code(lambda: project.compile(base=tmp_path)) == "E102"
+
+
+def test_a_port_column_of_any_type_matches(tmp_path):
+    project = _project(tmp_path, DOUBLER.replace("{ name: a, type: int }",
+                                                 "{ name: a, type: any }", 1))
+    assert "computed" in dict(project.compile(base=tmp_path).relations["doubler"].columns)
