@@ -28,7 +28,7 @@ from clinker_sql.config import model as m
 from clinker_sql.config.fields import Fields, type_name
 from clinker_sql.config.workspace import Workspace
 from clinker_sql.config.yamlnodes import YMap, YNode, YScalar, YSeq, load_yaml
-from clinker_sql.diagnostics import Location, fail
+from clinker_sql.diagnostics import DiagnosticError, Location, fail
 
 MAX_DEPTH = 50  # Clinker's MAX_COMPOSITION_DEPTH (E107 beyond it)
 MAX_SCAN_DEPTH = 16  # its workspace walk
@@ -259,8 +259,21 @@ class Expander:
 
     # -- the signature --------------------------------------------------------------
     def _signature(self, path: Path, call: str, loc: Location) -> Signature:
+        """The parsed file; a malformed one is E101, as Clinker's body parse failure."""
         if path in self._cache:
             return self._cache[path]
+        try:
+            sig = self._parse_signature(path, call, loc)
+        except DiagnosticError as exc:
+            d = exc.diagnostics[0]
+            if d.code != "E000":
+                raise
+            raise fail("E101", f"composition node '{call}': body parse failed for {path}: "
+                       f"{d.message}", d.location, d.hint) from None
+        self._cache[path] = sig
+        return sig
+
+    def _parse_signature(self, path: Path, call: str, loc: Location) -> Signature:
         file = str(path)
         try:
             text = path.read_text(encoding="utf-8")
@@ -326,9 +339,11 @@ class Expander:
             raise fail("E101", f"nodes: of {file} must be a list, found "
                        f"{type_name(nodes_node)}", nodes_node.loc)
         nodes = list(nodes_node.items) if isinstance(nodes_node, YSeq) else []
-        sig = Signature(name, file, inputs, schemas, outputs, params, resources, nodes)
-        self._cache[path] = sig
-        return sig
+        for node in nodes:
+            if not isinstance(node, YMap) or not isinstance(_name(node), str):
+                raise fail("E101", f"nodes: of {file} must hold node mappings, each with a "
+                           "`name`", node.loc)
+        return Signature(name, file, inputs, schemas, outputs, params, resources, nodes)
 
     def _check_resources(self, call: str, sig: Signature,
                          bound: dict[str, tuple[str, Location]], loc: Location) -> None:

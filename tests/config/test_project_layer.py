@@ -240,7 +240,7 @@ def test_use_resolves_from_the_workspace_and_by_file_name(tmp_path):
     (_call("d"), "d", {"compositions/doubler.comp.yaml":
                       DOUBLER.replace("$config.factor", "$config.cutoff")}, "E203"),
     (_call("d"), "d", {"compositions/doubler.comp.yaml":
-                      DOUBLER.replace("_compose:", "_compse:")}, "E000"),
+                      DOUBLER.replace("_compose:", "_compse:")}, "E101"),
     (_call("d"), "d", {"compositions/doubler.comp.yaml":
                       DOUBLER.split("nodes:")[0] + "nodes: []\n"}, "E111"),
     (_call("d").replace("      inp: src\n", "      {}\n").replace("    inputs:\n      {}",
