@@ -302,6 +302,13 @@ def test_resource_bound_body_source_reads_the_catalog_file(tmp_path):
     p = _load(tmp_path, call, "lk", {"compositions/lookup.comp.yaml": lookup},
               allow_absolute_paths=True)
     assert p.node("ref").config.paths[0].endswith("data/ref.csv")
+    _write(tmp_path, {"clinker.toml": "[catalog.resources.shared]\nkind = \"file\"\n"
+                                      "path = \"data/ref.csv\"\n[catalog.resources.other]\n"
+                                      "kind = \"file\"\npath = \"data/other.csv\"\n",
+                      "group/g.group.yaml": "group: { name: g }\nresources:\n"
+                                            "  lk.table: { value: other }\n"})
+    p = load_project_pipeline(tmp_path / "pipeline.yaml", True, groups=("g",))
+    assert p.node("ref").config.paths[0].endswith("data/other.csv")  # the overlay's binding
     missing = call.replace("    resources: { table: shared }\n", "")
     assert _code(lambda: _load(tmp_path, missing, "lk",
                                {"compositions/lookup.comp.yaml": lookup})) == "E103"
