@@ -63,16 +63,40 @@ _VARS = click.option("--var", "variables", multiple=True, metavar="NAME=VALUE",
                           "read as its declared type (repeatable).")
 
 
+_LAYER = (
+    _RULES_PATH,
+    _VARS,
+    click.option("--base-dir", type=click.Path(file_okay=False, path_type=Path),
+                 help="The workspace folder (its clinker.toml, channel/ and group/) "
+                      "[default: the pipeline file's folder]."),
+    click.option("--channel", metavar="ID",
+                 help="Apply the channel's overlays (channel/ID/channel.cfg.yaml and the "
+                      "pipeline's per-target overlay)."),
+    click.option("--group", "groups", metavar="NAME", multiple=True,
+                 help="Apply the group's overlay (group/NAME.group.yaml); repeatable."),
+)
+
+
+def _layer(fn):
+    for option in reversed(_LAYER):
+        fn = option(fn)
+    return fn
+
+
 def _project(pipeline: Path, allow_absolute: bool, out_dir: Path | None = None,
-             rules_path: str | None = None, variables: tuple[str, ...] = ()):
+             layer: dict | None = None):
     """The Project of a command: absolute paths allowed by the flag or by Clinker's
-    environment variable."""
+    environment variable; `layer`: --rules-path, --var, --base-dir, --channel and --group."""
     from clinker_sql.config.checks import absolute_paths_allowed
     from clinker_sql.project import Project
 
+    layer = layer or {}
     return Project(pipeline, out_dir or Path("target"),
                    allow_absolute_paths=absolute_paths_allowed(allow_absolute, os.environ),
-                   rules_path=rules_path, vars=tuple(variables))
+                   base_dir=layer.get("base_dir"), channel=layer.get("channel"),
+                   groups=tuple(layer.get("groups") or ()),
+                   rules_path=layer.get("rules_path"),
+                   vars=tuple(layer.get("variables") or ()))
 
 
 class _Cli(click.Group):
@@ -111,16 +135,16 @@ def cli() -> None:
               help="Write nothing; exit 1 (CS040) and print a diff when the files in "
                    "OUT/<pipeline>/ differ from what the pipeline compiles to (for CI of "
                    "repositories that commit their compiled SQL).")
-@_RULES_PATH
-@_VARS
+@_layer
 def compile_cmd(pipeline: Path, out_dir: Path, check: bool, allow_absolute: bool,
-                rules_path: str | None, variables: tuple[str, ...]) -> None:
+                **layer) -> None:
     """Write the pipeline's SQL to OUT/<pipeline>/: nodes/ (each node's logic), engine/
     (the rest, numbered in run order), run.sql, manifest.json and a README.md that maps
     them. Needs no Java and never starts Spark."""
 
     def body() -> None:
-        project = _project(pipeline, allow_absolute, out_dir, rules_path, variables)
+        project = _project(pipeline, allow_absolute, out_dir, layer)
+        _print_overlay(project)
         compiled = project.compile()
         _print_diagnostics(compiled.warnings)
         if check:
@@ -130,6 +154,12 @@ def compile_cmd(pipeline: Path, out_dir: Path, check: bool, allow_absolute: bool
         click.echo(f"Compiled {compiled.pipeline}: {len(compiled.statements)} statements "
                    f"-> {target}")
     _guard(body)
+
+
+def _print_overlay(project) -> None:
+    summary = project.overlay_summary()
+    if summary is not None:
+        click.echo(f"clinker-sql: applied overlay \u2014 {summary}", err=True)
 
 
 def _check_target(project, compiled) -> None:
@@ -147,10 +177,8 @@ def _check_target(project, compiled) -> None:
 @cli.command("validate")
 @_PIPELINE
 @_ABSOLUTE
-@_RULES_PATH
-@_VARS
-def validate_cmd(pipeline: Path, allow_absolute: bool, rules_path: str | None,
-                 variables: tuple[str, ...]) -> None:
+@_layer
+def validate_cmd(pipeline: Path, allow_absolute: bool, **layer) -> None:
     """Check the pipeline without running it (Clinker's --dry-run): load it, bind the
     schemas, type-check every CXL expression, compile, and check every statement with
     sqlglot (it parses, and every column resolves). Needs no Java and no data files.
@@ -159,7 +187,7 @@ def validate_cmd(pipeline: Path, allow_absolute: bool, rules_path: str | None,
     from clinker_sql.inspect.sqlcheck import check_statements
 
     def body() -> None:
-        project = _project(pipeline, allow_absolute, None, rules_path, variables)
+        project = _project(pipeline, allow_absolute, layer=layer)
         model = project.load()
         compiled = project.compile(model)
         _print_diagnostics(compiled.warnings)
@@ -196,13 +224,11 @@ def validate_cmd(pipeline: Path, allow_absolute: bool, rules_path: str | None,
 @click.option("--shared-filesystem/--no-shared-filesystem", default=None,
               help="Thrift: whether the server sees this machine's paths [default: only "
                    "when it runs on this machine].")
-@_RULES_PATH
-@_VARS
+@_layer
 def run_cmd(pipeline: Path, out_dir: Path, quiet: bool, explain: str | None, target: str,
             profiles_dir: Path | None, database: str | None, user: str | None,
             auth: str | None, password_env: str | None, statement_timeout: float | None,
-            shared_filesystem: bool | None, allow_absolute: bool, rules_path: str | None,
-            variables: tuple[str, ...]) -> None:
+            shared_filesystem: bool | None, allow_absolute: bool, **layer) -> None:
     """Compile and run the pipeline on Spark; write its outputs and DLQ.
 
     Shows which node is executing and how long each took (live on a terminal, plain
@@ -214,14 +240,15 @@ def run_cmd(pipeline: Path, out_dir: Path, quiet: bool, explain: str | None, tar
 
     def body() -> None:
         if explain is not None:
-            click.echo(_plan_text(_project(pipeline, allow_absolute, out_dir, rules_path,
-                                           variables), explain), nl=False)
+            click.echo(_plan_text(_project(pipeline, allow_absolute, out_dir, layer),
+                                  explain), nl=False)
             return
         thrift = _thrift_target(target, profiles_dir, database=database, user=user,
                                 auth=auth, password_env=password_env,
                                 statement_timeout=statement_timeout,
                                 shared_filesystem=shared_filesystem)
-        project = _project(pipeline, allow_absolute, out_dir, rules_path, variables)
+        project = _project(pipeline, allow_absolute, out_dir, layer)
+        _print_overlay(project)
 
         from clinker_sql.runtime.progress import RunProgress, choose_mode
 
@@ -335,11 +362,9 @@ def thrift_status_cmd(state_dir: Path | None) -> None:
               default="text", show_default=True,
               help="How to print the plan of PIPELINE: text, JSON, Graphviz DOT or Mermaid.")
 @_ABSOLUTE
-@_RULES_PATH
-@_VARS
+@_layer
 def explain_cmd(pipeline: Path | None, code: str | None, list_codes: bool, fmt: str,
-                allow_absolute: bool, rules_path: str | None,
-                variables: tuple[str, ...]) -> None:
+                allow_absolute: bool, **layer) -> None:
     """Print the plan of PIPELINE (nodes, schemas, strategies, the correlation lattice,
     which views feed the DLQ, the retraction decisions), or explain diagnostic codes
     (--code, --list). Needs no Java and never starts Spark."""
@@ -351,8 +376,8 @@ def explain_cmd(pipeline: Path | None, code: str | None, list_codes: bool, fmt: 
         elif list_codes or pipeline is None:
             click.echo(codes.listing(), nl=False)
         else:
-            click.echo(_plan_text(_project(pipeline, allow_absolute, None, rules_path,
-                                           variables), fmt), nl=False)
+            click.echo(_plan_text(_project(pipeline, allow_absolute, layer=layer), fmt),
+                       nl=False)
     _guard(body)
 
 

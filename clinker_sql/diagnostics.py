@@ -44,6 +44,21 @@ CODES: dict[str, CodeInfo] = _codes(
              hint="check the spelling of the input reference"),
     CodeInfo("E010", "node name contains a '.'",
              hint="'.' is reserved for branch references such as route.branch"),
+    # compositions, channels and groups (config/composition.py, config/overlay.py)
+    CodeInfo("E101", "a .comp.yaml file does not parse (malformed `_compose:` or body)"),
+    CodeInfo("E102", "a composition body reads an undeclared port, or an output names no "
+             "body node"),
+    CodeInfo("E103", "a call site or overlay binds an undeclared or unresolvable input, "
+             "config param or resource, or `use:` matches no .comp.yaml"),
+    CodeInfo("E104", "a call site misses a required input port or config param"),
+    CodeInfo("E106", "two nodes have the same name after composition expansion"),
+    CodeInfo("E107", "the composition `use:` graph has a cycle or nests deeper than 50"),
+    CodeInfo("E108", "a composition body reads a node of its caller (bodies are isolated)"),
+    CodeInfo("E111", "a composition body has no nodes"),
+    CodeInfo("E113", "an overlay `config:` key names no composition parameter"),
+    CodeInfo("E116", "an overlay var's value does not have the pipeline var's type"),
+    CodeInfo("E118", "an overlay `config:` key names parameters of several calls"),
+    CodeInfo("E377", "a composition call has `outputs:` or `alias:`"),
     CodeInfo("E119", "pipeline.date_locale is not supported"),
     CodeInfo("E124", "pipeline.log_rules is not supported"),
     CodeInfo("E125", "pipeline.include_provenance is not supported"),
@@ -188,6 +203,17 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("CS043", "explain: no such diagnostic code",
              hint="`clinker-sql explain --list` lists every code"),
     CodeInfo("CS999", "internal error in clinker-sql (a bug)"),
+    CodeInfo("CS070", "a `${VAR}` reference names an unset environment variable and has no "
+             "default", hint="set the variable, or write `${VAR:-default}`"),
+    CodeInfo("CS071", "a `${...}` reference names a variable that is not upper case",
+             hint="write `$${...}` for the literal text"),
+    CodeInfo("CS072", "--base-dir is not a folder"),
+    CodeInfo("CS073", "clinker.toml is malformed or has an unknown table or field"),
+    CodeInfo("CS074", "--group names no group, or a group that does not target the pipeline"),
+    CodeInfo("CS075", "--channel names no channel folder, or the channel has several "
+             "overlays for the pipeline"),
+    CodeInfo("CS076", "a group's `match:` selector does not parse, reads an undeclared "
+             "channel label, or is not boolean"),
     CodeInfo("CS101", "a CSV record is malformed (wrong number of fields or bad quoting)",
              EXIT_IO, hint="every record must have as many fields as the header"),
     CodeInfo("CS102", "a source file lacks a declared column (its header was not read "

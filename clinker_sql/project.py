@@ -10,7 +10,7 @@ from clinker_sql.codegen.artifacts import safe_name, write_target
 from clinker_sql.codegen.compiler import compile_pipeline
 from clinker_sql.codegen.plan import Compiled
 from clinker_sql.config.model import Pipeline
-from clinker_sql.config.parse import load_pipeline
+from clinker_sql.config.load import load_project_pipeline
 from clinker_sql.config.var_overrides import apply_var_overrides
 from clinker_sql.runtime.executor import Executor
 from clinker_sql.runtime.local import LocalSparkExecutor
@@ -34,17 +34,38 @@ class Project:
     rules_path: str | None = None
     # --var name=value, in command-line order (the last of a name wins)
     vars: tuple[str, ...] = ()
+    # the project layer (config/load.py): the workspace folder (default: the pipeline
+    # file's folder), the channel and the groups whose overlays apply
+    base_dir: Path | None = None
+    channel: str | None = None
+    groups: tuple[str, ...] = ()
 
     def load(self) -> Pipeline:
-        pipeline = load_pipeline(self.pipeline_file, self.allow_absolute_paths)
+        pipeline = load_project_pipeline(self.pipeline_file, self.allow_absolute_paths,
+                                         base_dir=self.base_dir, channel=self.channel,
+                                         groups=self.groups)
         if self.rules_path is not None:
             pipeline = replace(pipeline, rules_path=self.rules_path)
         return apply_var_overrides(pipeline, self.vars)
 
+    def overlay_summary(self) -> str | None:
+        """What --channel and --group apply, in Clinker's one-line form; None without."""
+        if self.channel is None and not self.groups:
+            return None
+        from clinker_sql.config.overlay import resolve_overlays
+        from clinker_sql.config.workspace import load_workspace
+
+        ws = load_workspace(self.pipeline_file, self.base_dir)
+        return resolve_overlays(ws, self.pipeline_file, self.channel, self.groups).summary()
+
     def compile(self, pipeline: Pipeline | None = None, base: Path | None = None) -> Compiled:
         """`base`: the folder the pipeline's relative paths resolve against (the working
         folder by default), where CSV sources' headers are read (codegen/unmapped.py)."""
-        return compile_pipeline(pipeline or self.load(), base or Path.cwd())
+        from clinker_sql.composition_ports import check_ports
+
+        pipeline = pipeline or self.load()
+        check_ports(pipeline, base or Path.cwd())
+        return compile_pipeline(pipeline, base or Path.cwd())
 
     def write(self, compiled: Compiled | None = None) -> Path:
         return write_target(compiled or self.compile(), self.out_dir)

@@ -348,6 +348,18 @@ class VarDecl:
 
 
 @dataclass(frozen=True)
+class PortBinding:
+    """A composition call's input port bound to an upstream node (config/composition.py):
+    the columns the port declares (its minimum schema), for the E102 check before the
+    body compiles."""
+    call: str  # the call path, `outer/inner`
+    port: str
+    upstream: str  # the bound node (`node` or `node.port`), as named after expansion
+    columns: tuple[tuple[str, str], ...]  # (name, declared column type)
+    loc: Location
+
+
+@dataclass(frozen=True)
 class Pipeline:
     name: str
     file: str
@@ -361,6 +373,7 @@ class Pipeline:
     # the folder CXL modules (`use a.b`) are found under, relative to the workspace:
     # `--rules-path` when given, else `pipeline.rules_path` (cxl/modules.py)
     rules_path: str | None = None
+    ports: tuple[PortBinding, ...] = ()  # composition input ports, after expansion
 
     def node(self, name: str) -> Node:
         for n in self.nodes:

@@ -18,7 +18,7 @@ from clinker_sql.config.checks import check_path, check_regular, check_symlink, 
 from clinker_sql.config.fields import Fields, type_name
 from clinker_sql.config.limits import check_name
 from clinker_sql.config.yamlnodes import YMap, YNode, YScalar, YSeq, load_yaml
-from clinker_sql.diagnostics import Diagnostic, Location, fail
+from clinker_sql.diagnostics import Diagnostic, DiagnosticError, Location, fail
 
 NODE_KINDS = ("source", "transform", "aggregate", "route", "merge", "combine", "sink",
               "reshape", "cull", "envelope", "composition")
@@ -29,6 +29,8 @@ class _Ctx:
         self.file = file
         self.allow_absolute_paths = allow_absolute_paths
         self.lines = text.splitlines()
+        # a composition body's CXL is located in its own .comp.yaml file
+        self.other_lines: dict[str, list[str]] = {}
         self.warnings: list[Diagnostic] = []
 
     def warn(self, code: str, message: str, loc: Location, hint: str = "") -> None:
@@ -38,17 +40,24 @@ class _Ctx:
 def load_pipeline(path: str | Path, allow_absolute_paths: bool = False) -> m.Pipeline:
     """`allow_absolute_paths`: accept absolute paths in the pipeline (E-SEC-001 otherwise,
     config/checks.py); the CLI's --allow-absolute-paths or CLINKER_ALLOW_ABSOLUTE_PATHS."""
+    return parse_pipeline(read_pipeline_text(path), str(path), allow_absolute_paths)
+
+
+def read_pipeline_text(path: str | Path) -> str:
     file = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise fail("CS104", f"cannot read pipeline file {file}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise fail("CS104", f"pipeline file {file} is not valid UTF-8") from None
-    return parse_pipeline(text, file, allow_absolute_paths)
 
 
-def parse_pipeline(text: str, file: str, allow_absolute_paths: bool = False) -> m.Pipeline:
+def parse_pipeline(text: str, file: str, allow_absolute_paths: bool = False,
+                   expander=None, var_overrides=None) -> m.Pipeline:
+    """`expander` (config/composition.py): replaces composition calls by their bodies'
+    nodes; `var_overrides` (config/overlay.py): pipeline var name -> (default, where),
+    the defaults a channel or group gives."""
     ctx = _Ctx(file, text, allow_absolute_paths)
     root = Fields(load_yaml(text, file), "the pipeline file")
     meta = Fields(root.raw("pipeline", required=True), "pipeline:")
@@ -68,18 +77,55 @@ def parse_pipeline(text: str, file: str, allow_absolute_paths: bool = False) -> 
         check_path(rules.value, "pipeline.rules_path", rules.loc, allow_absolute_paths)
         rules_path = rules.value
     variables = _vars(meta.raw("vars"))
+    if var_overrides:
+        variables = _override_vars(variables, var_overrides)
     meta.done()
     nodes_node = root.raw("nodes", required=True)
     if not isinstance(nodes_node, YSeq):
         raise fail("E000", f"nodes: must be a list, found {type_name(nodes_node)}",
                    nodes_node.loc)
-    nodes = tuple(_node(item, ctx) for item in nodes_node.items)
+    items = list(nodes_node.items)
+    if expander is not None:
+        items = expander.expand(items)
+        ctx.other_lines = {f: t.splitlines() for f, t in expander.texts.items()}
+    nodes = tuple(_node(item, ctx) for item in items)
     eh = _error_handling(root.raw("error_handling"))
     root.raw("_notes")
     root.done()
     return m.Pipeline(name=name, file=file, nodes=nodes, error_handling=eh, vars=variables,
                       warnings=tuple(ctx.warnings), allow_absolute_paths=allow_absolute_paths,
-                      rules_path=rules_path)
+                      rules_path=rules_path,
+                      ports=tuple(expander.port_bindings) if expander is not None else ())
+
+
+def _override_vars(variables: tuple[m.VarDecl, ...], overrides: dict
+                   ) -> tuple[m.VarDecl, ...]:
+    """A channel's or group's `vars.static` entry gives a pipeline var its value: its
+    type must be the declared one and its default must have it (Clinker's E116); a var
+    the pipeline does not declare is added."""
+    out = []
+    declared = {v.name for v in variables}
+    for var in variables:
+        cand = overrides.get(var.name)
+        if cand is not None:
+            if cand.type != var.type:
+                raise fail("E116", f"channel '{cand.label}': var $vars.{var.name} override "
+                           f"type mismatch: declared {var.type}, override declared "
+                           f"{cand.type}", cand.type_loc)
+            var = replace(var, default=_overlay_default(cand))
+        out.append(var)
+    for name, cand in overrides.items():
+        if name not in declared:
+            out.append(m.VarDecl(name, cand.type, _overlay_default(cand), cand.loc))
+    return tuple(out)
+
+
+def _overlay_default(cand) -> object:
+    try:
+        return _var_default(cand.name, cand.type, YScalar(cand.loc, cand.default))
+    except DiagnosticError:
+        raise fail("E116", f"channel '{cand.label}': var $vars.{cand.name} default "
+                   f"{cand.default!r} does not match type {cand.type}", cand.loc) from None
 
 
 def _vars(node: YNode | None) -> tuple[m.VarDecl, ...]:
@@ -207,16 +253,18 @@ def cxl_source(node: YNode | None, what: str, ctx: _Ctx) -> m.CxlSource:
     if not isinstance(node, YScalar) or not isinstance(node.value, str):
         raise fail("E000", f"{what} must be a CXL string",
                    node.loc if node else None)
+    file = node.loc.file if node.loc.file in ctx.other_lines else ctx.file
+    lines = ctx.other_lines.get(file, ctx.lines)
     if node.style in ("|", ">"):
         first = node.raw_line + 1  # 0-based index of the first content line
         indent = 0
-        for line in ctx.lines[first:]:
+        for line in lines[first:]:
             if line.strip():
                 indent = len(line) - len(line.lstrip(" "))
                 break
-        return m.CxlSource(node.value, ctx.file, first + 1, indent + 1)
+        return m.CxlSource(node.value, file, first + 1, indent + 1)
     offset = 1 if node.style in ('"', "'") else 0
-    return m.CxlSource(node.value, ctx.file, node.loc.line, node.loc.column + offset,
+    return m.CxlSource(node.value, file, node.loc.line, node.loc.column + offset,
                        single_line=True)
 
 
@@ -235,7 +283,7 @@ def _node(node: YNode, ctx: _Ctx) -> m.Node:
     what = f"{kind} node '{name}'"
     common = dict(name=name, kind=kind, loc=f.loc, description=f.str("description"))
     f.raw("_notes")
-    if kind in ("reshape", "envelope", "composition"):
+    if kind in ("reshape", "envelope", "composition"):  # a composition left: not expanded
         for key in list(f.node.entries):
             f.raw(key)
         raise fail("CS001", f"{kind} nodes are not supported by clinker-sql yet", kind_node.loc)

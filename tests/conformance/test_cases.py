@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import re
+import shlex
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -147,6 +148,21 @@ def _compare(case: Path, work: Path, spec: dict, ordered: bool) -> None:
         assert not left, (spec["path"], "extra", left)
 
 
+def _layer(cmd: str, work: Path) -> dict:
+    """The project-layer options of a case's `cmd:` (`--group`, `--channel`,
+    `--base-dir`), as the CLI passes them to Project."""
+    args = shlex.split(cmd)
+    out: dict = {"groups": ()}
+    for flag, value in zip(args, args[1:]):
+        if flag == "--group":
+            out["groups"] += (value,)
+        elif flag == "--channel":
+            out["channel"] = value
+        elif flag == "--base-dir":
+            out["base_dir"] = work / value
+    return out
+
+
 @pytest.mark.parametrize("case", _params())
 def test_case(case: Path, executor, tmp_path):
     meta = yaml.safe_load((case / "case.yaml").read_text(encoding="utf-8"))
@@ -157,7 +173,8 @@ def test_case(case: Path, executor, tmp_path):
     text = (work / "pipeline.yaml").read_text(encoding="utf-8")
     (work / "pipeline.yaml").write_text(re.sub(r"(?<=[\s\"'\[,])\./", f"{work}/", text),
                                         encoding="utf-8")
-    project = Project(work / "pipeline.yaml", work / "target", allow_absolute_paths=True)
+    project = Project(work / "pipeline.yaml", work / "target", allow_absolute_paths=True,
+                      **_layer(meta.get("cmd") or "", work))
     if meta.get("expect_failure"):
         with pytest.raises(DiagnosticError) as info:
             project.run(executor=executor, base=work)
