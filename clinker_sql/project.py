@@ -8,10 +8,13 @@ from pathlib import Path
 
 from clinker_sql.codegen.artifacts import safe_name, write_target
 from clinker_sql.codegen.compiler import compile_pipeline
+from clinker_sql.codegen.composition_ports import check_ports
 from clinker_sql.codegen.plan import Compiled
 from clinker_sql.config.model import Pipeline
 from clinker_sql.config.load import load_project_pipeline
+from clinker_sql.config.overlay import resolve_overlays
 from clinker_sql.config.var_overrides import apply_var_overrides
+from clinker_sql.config.workspace import load_workspace
 from clinker_sql.runtime.executor import Executor
 from clinker_sql.runtime.local import LocalSparkExecutor
 from clinker_sql.runtime.runner import (
@@ -52,17 +55,12 @@ class Project:
         """What --channel and --group apply, in Clinker's one-line form; None without."""
         if self.channel is None and not self.groups:
             return None
-        from clinker_sql.config.overlay import resolve_overlays
-        from clinker_sql.config.workspace import load_workspace
-
         ws = load_workspace(self.pipeline_file, self.base_dir)
         return resolve_overlays(ws, self.pipeline_file, self.channel, self.groups).summary()
 
     def compile(self, pipeline: Pipeline | None = None, base: Path | None = None) -> Compiled:
         """`base`: the folder the pipeline's relative paths resolve against (the working
         folder by default), where CSV sources' headers are read (codegen/unmapped.py)."""
-        from clinker_sql.composition_ports import check_ports
-
         pipeline = pipeline or self.load()
         check_ports(pipeline, base or Path.cwd())
         return compile_pipeline(pipeline, base or Path.cwd())
