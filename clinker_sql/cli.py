@@ -400,16 +400,15 @@ def _plan_text(project, fmt: str) -> str:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="A tree (text) or nested JSON.")
 @_ABSOLUTE
-@_RULES_PATH
-@_VARS
+@_layer
 def lineage_cmd(pipeline: Path, column: str, fmt: str, allow_absolute: bool,
-                rules_path: str | None, variables: tuple[str, ...]) -> None:
+                **layer) -> None:
     """Walk NODE.COLUMN (usually sink.column) back to the source columns it comes from:
     at each node the CXL that computes it and the input columns it reads."""
     from clinker_sql.codegen.lineage import render_trace, trace
 
     def body() -> None:
-        compiled = _project(pipeline, allow_absolute, None, rules_path, variables).compile()
+        compiled = _project(pipeline, allow_absolute, layer=layer).compile()
         _print_diagnostics(compiled.warnings)
         t = trace(compiled.lineage, column)
         if fmt == "json":
@@ -427,17 +426,16 @@ def lineage_cmd(pipeline: Path, column: str, fmt: str, allow_absolute: bool,
 @click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path),
               help="The HTML file to write [default: OUT/<pipeline>/docs.html].")
 @_ABSOLUTE
-@_RULES_PATH
-@_VARS
+@_layer
 def docs_cmd(pipeline: Path, out_dir: Path, output: Path | None, allow_absolute: bool,
-             rules_path: str | None, variables: tuple[str, ...]) -> None:
+             **layer) -> None:
     """Write a static HTML page (no server needed, works offline): the DAG, each node's
     CXL beside its SQL, the columns and their lineage, and the DLQ paths."""
     from clinker_sql.diagnostics import fail
     from clinker_sql.inspect.docs import write_page
 
     def body() -> None:
-        project = _project(pipeline, allow_absolute, out_dir, rules_path, variables)
+        project = _project(pipeline, allow_absolute, out_dir, layer)
         model = project.load()
         compiled = project.compile(model)
         _print_diagnostics(compiled.warnings)
