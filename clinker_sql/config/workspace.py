@@ -19,7 +19,8 @@ MANIFEST = "clinker.toml"
 # clinker.toml's tables: the ones read here, then the ones Clinker's engine reads
 _READ = ("catalog", "channel", "group")
 _IGNORED = ("storage", "observability", "workspace", "project", "rules", "modules")
-_CATALOG_KINDS = ("pipelines", "compositions", "resources", "rules", "schemas", "channels")
+_CATALOG_KINDS = ("rules_root", "pipelines", "compositions", "resources", "rules", "schemas",
+                  "channels")
 
 
 @dataclass(frozen=True)
