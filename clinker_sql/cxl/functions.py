@@ -222,6 +222,25 @@ def inline_in_lambdas(tree: exp.Expression) -> exp.Expression:
         node.replace(inline(node, counter))
 
 
+def without_calls(sql: str) -> str:
+    """An expression's SQL text with every library call written as the function's body:
+    Spark accepts no SQL function in an observation (`Dataset.observe`, CollectMetrics:
+    UNSUPPORTED_SQL_UDF_USAGE), where a run counts rows meeting a compiled condition."""
+    if not used_in_text(sql):
+        return sql
+    tree = sqlglot.parse_one(sql, dialect=DIALECT)
+    counter = [0]
+    while True:  # a body or an argument put in place may hold calls in turn
+        node = next((n for n in tree.find_all(exp.Anonymous) if called(n) is not None), None)
+        if node is None:
+            return tree.sql(dialect=DIALECT)
+        body = inline(node, counter)
+        if node is tree:
+            tree = body
+        else:
+            node.replace(body)
+
+
 def inline(node: exp.Anonymous, counter: list[int] | None = None) -> exp.Expression:
     """The body of the function `node` calls, its arguments in place of its parameters
     (the calls the body or the arguments hold are left as they are).

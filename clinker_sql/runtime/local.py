@@ -16,6 +16,7 @@ from typing import Any
 from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.retraction import CHECKPOINT_CODEC, copy_view_statement
 from clinker_sql.codegen.templates import ident
+from clinker_sql.cxl.functions import without_calls
 from clinker_sql.runtime.executor import Capabilities, Executor, StatementFailed
 from clinker_sql.runtime.java import ensure_java
 
@@ -179,7 +180,8 @@ class LocalSparkExecutor(Executor):
         name = ident(view)
         try:
             df = self.spark.table(name)
-            df.observe(observation, *[F.expr(e).alias(k) for k, e in counts.items()]
+            df.observe(observation, *[F.expr(without_calls(e)).alias(k)
+                                      for k, e in counts.items()]
                        ).createOrReplaceTempView(name)
         except Exception as exc:  # noqa: BLE001
             raise _translate(exc) from None
@@ -217,7 +219,8 @@ class LocalSparkExecutor(Executor):
         try:
             df = self.spark.table(ident(view)).observe(
                 observation, F.count(F.lit(1)).alias("n"),
-                *[F.expr(e).alias(f"x{i}") for i, e in enumerate(counts.values())])
+                *[F.expr(without_calls(e)).alias(f"x{i}")
+                  for i, e in enumerate(counts.values())])
             df.write.mode("overwrite").option("compression", CHECKPOINT_CODEC).parquet(path)
             self.spark.sql(copy_view_statement(view, path))
         except Exception as exc:  # noqa: BLE001
