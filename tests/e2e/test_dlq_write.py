@@ -160,5 +160,5 @@ def test_one_dlq_write_per_compiled_folder(tmp_path):
         writes = [s for s in compiled.statements if s.kind == "write" and s.step.dlq]
         assert len(writes) == 1, name
         folder = Project(examples / name / "pipeline.yaml", tmp_path / name).write(compiled)
-        assert len([f for f in folder.glob("*.sql")
+        assert len([f for f in (folder / "engine").glob("*.sql")
                     if re.fullmatch(r"\d+_dlq(\..*)?\.sql", f.name)]) == 1, name
