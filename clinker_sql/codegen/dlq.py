@@ -338,7 +338,7 @@ def compile_report(ctx: Context, sources: list[str], entries: tuple[str, ...]) -
     def of(src: str, name: str) -> exp.Expression:
         return S.eq(S.col(name), S.string(src))
 
-    # the DLQ, one row per (source, source row, real row): entries, any trigger, layouts
+    # the DLQ, one row per (source, source row, real row): entries, any trigger
     real = real_row()
     per_row = exp.select(
         S.col("_cxl_dlq_source_name").as_(S.ident("n")),
@@ -346,7 +346,6 @@ def compile_report(ctx: Context, sources: list[str], entries: tuple[str, ...]) -
         real.as_(S.ident("real")),
         exp.Count(this=exp.Star()).as_(S.ident("c")),
         exp.Max(this=S.cast(S.col("_cxl_dlq_trigger"), "INT")).as_(S.ident("t")),
-        S.fn("collect_set", S.col(LAYOUT)).as_(S.ident("layouts")),
     ).from_(S.table(DLQ_VIEW)).group_by(S.col("_cxl_dlq_source_name"),
                                       S.col("_cxl_dlq_source_row"), real)
     listed = S.and_(S.col("real"), S.not_null(S.col("r")))
@@ -358,9 +357,7 @@ def compile_report(ctx: Context, sources: list[str], entries: tuple[str, ...]) -
             (S.fn("count_if", S.and_(mine, listed)), f"dlq_rows:{src}"),
             (S.fn("count_if", S.and_(mine, listed, S.eq(S.col("t"), S.small_int(1)))),
              f"dlq_triggers:{src}")]
-    dlq_items += [(total(S.col("c")), "dlq"),
-                  (S.fn("sort_array", S.fn("array_distinct", S.fn(
-                      "flatten", S.fn("collect_list", S.col("layouts"))))), "dlq_layouts")]
+    dlq_items.append((total(S.col("c")), "dlq"))
     dlq_summary = exp.select(*[e.as_(S.ident(n)) for e, n in dlq_items]).from_(
         exp.Subquery(this=per_row, alias=exp.TableAlias(this=S.ident("per_row"))))
 
@@ -373,7 +370,7 @@ def compile_report(ctx: Context, sources: list[str], entries: tuple[str, ...]) -
     known = ReportStep(empty_report={
         "unless": list(entries),
         "totals": {f"total:{src}": ctx.view(src, "total") for src in sources},
-        "zeros": {n: [] if n == "dlq_layouts" else 0 for _, n in dlq_items}})
+        "zeros": {n: 0 for _, n in dlq_items}})
     ctx.add(Statement("report", None, "report", render(
         "report.sql.j2", select_list=select_list(items), counts=sql(counts)),
                       header="run summary counts (chosen for speed: with no row in "

@@ -3690,8 +3690,7 @@ SELECT
   `dlq:store_b`,
   `dlq_rows:store_b`,
   `dlq_triggers:store_b`,
-  `dlq`,
-  `dlq_layouts`
+  `dlq`
 FROM (
   SELECT
     COALESCE(
@@ -3706,16 +3705,14 @@ FROM (
     ) AS `dlq:store_b`,
     COUNT_IF(`n` = 'store_b' AND `real` AND NOT `r` IS NULL) AS `dlq_rows:store_b`,
     COUNT_IF(`n` = 'store_b' AND `real` AND NOT `r` IS NULL AND `t` = 1) AS `dlq_triggers:store_b`,
-    COALESCE(SUM(`c`), CAST(0 AS BIGINT)) AS `dlq`,
-    SORT_ARRAY(ARRAY_DISTINCT(FLATTEN(COLLECT_LIST(`layouts`)))) AS `dlq_layouts`
+    COALESCE(SUM(`c`), CAST(0 AS BIGINT)) AS `dlq`
   FROM (
     SELECT
       `_cxl_dlq_source_name` AS `n`,
       `_cxl_dlq_source_row` AS `r`,
       `$source.order` >= CAST(0 AS BIGINT) AS `real`,
       COUNT(*) AS `c`,
-      MAX(CAST(`_cxl_dlq_trigger` AS INT)) AS `t`,
-      COLLECT_SET(`$layout`) AS `layouts`
+      MAX(CAST(`_cxl_dlq_trigger` AS INT)) AS `t`
     FROM `$pipeline.dlq`
     GROUP BY
       `_cxl_dlq_source_name`,

@@ -8,8 +8,7 @@ SELECT
   `dlq:sales`,
   `dlq_rows:sales`,
   `dlq_triggers:sales`,
-  `dlq`,
-  `dlq_layouts`
+  `dlq`
 FROM (
   SELECT
     COALESCE(
@@ -18,16 +17,14 @@ FROM (
     ) AS `dlq:sales`,
     COUNT_IF(`n` = 'sales' AND `real` AND NOT `r` IS NULL) AS `dlq_rows:sales`,
     COUNT_IF(`n` = 'sales' AND `real` AND NOT `r` IS NULL AND `t` = 1) AS `dlq_triggers:sales`,
-    COALESCE(SUM(`c`), CAST(0 AS BIGINT)) AS `dlq`,
-    SORT_ARRAY(ARRAY_DISTINCT(FLATTEN(COLLECT_LIST(`layouts`)))) AS `dlq_layouts`
+    COALESCE(SUM(`c`), CAST(0 AS BIGINT)) AS `dlq`
   FROM (
     SELECT
       `_cxl_dlq_source_name` AS `n`,
       `_cxl_dlq_source_row` AS `r`,
       `$source.order` >= CAST(0 AS BIGINT) AS `real`,
       COUNT(*) AS `c`,
-      MAX(CAST(`_cxl_dlq_trigger` AS INT)) AS `t`,
-      COLLECT_SET(`$layout`) AS `layouts`
+      MAX(CAST(`_cxl_dlq_trigger` AS INT)) AS `t`
     FROM `$pipeline.dlq`
     GROUP BY
       `_cxl_dlq_source_name`,
