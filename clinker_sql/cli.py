@@ -16,6 +16,7 @@ from clinker_sql.diagnostics import (
     EXIT_USAGE,
     Diagnostic,
     DiagnosticError,
+    fail,
 )
 
 
@@ -44,6 +45,13 @@ def _guard(fn):
 
 
 _PIPELINE = click.argument("pipeline", type=click.Path(dir_okay=False, path_type=Path))
+# compile, validate and run also take a workspace folder (cli_workspace.py)
+_PIPELINES = click.argument("pipeline", metavar="PIPELINE|FOLDER",
+                            type=click.Path(path_type=Path))
+_SELECT = click.option("--select", "-s", "select", multiple=True, metavar="NAME|GLOB",
+                       help="With a workspace FOLDER: only the pipelines whose name, "
+                            "catalog id, file stem or path matches (repeatable; default: "
+                            "all of them). They run in dependency order.")
 _OUT = click.option("--out", "out_dir", default="target", show_default=True,
                     type=click.Path(file_okay=False, path_type=Path),
                     help="Folder for the compiled SQL, manifest.json and run_results.json.")
@@ -99,6 +107,25 @@ def _project(pipeline: Path, allow_absolute: bool, out_dir: Path | None = None,
                    vars=tuple(layer.get("variables") or ()))
 
 
+def _workspace(folder: Path, select: tuple[str, ...], allow_absolute: bool,
+               out_dir: Path | None, layer: dict):
+    """The workspace of a command given a FOLDER (None for a pipeline file)."""
+
+    if not folder.is_dir():
+        if select:
+            raise fail("CS081", "--select picks pipelines of a workspace: give its folder, "
+                       f"not the pipeline file {folder}")
+        return None
+    from clinker_sql.cli_workspace import workspace
+
+    if layer.get("base_dir") is not None:
+        raise fail("CS080", f"{folder} is a workspace folder: --base-dir does not apply")
+    shared = {**layer, "base_dir": folder, "variables": ()}
+    return workspace(folder, out_dir or Path("target"), select,
+                     lambda file: _project(file, allow_absolute, out_dir, shared),
+                     tuple(layer.get("variables") or ()))
+
+
 class _Cli(click.Group):
     """Click's group, but a command line that does not parse exits EXIT_USAGE (64), not
     click's 2, which is the exit code of a run that finished with DLQ entries."""
@@ -128,7 +155,8 @@ def cli() -> None:
 
 
 @cli.command("compile")
-@_PIPELINE
+@_PIPELINES
+@_SELECT
 @_OUT
 @_ABSOLUTE
 @click.option("--check", is_flag=True,
@@ -136,13 +164,19 @@ def cli() -> None:
                    "OUT/<pipeline>/ differ from what the pipeline compiles to (for CI of "
                    "repositories that commit their compiled SQL).")
 @_layer
-def compile_cmd(pipeline: Path, out_dir: Path, check: bool, allow_absolute: bool,
-                **layer) -> None:
+def compile_cmd(pipeline: Path, select: tuple[str, ...], out_dir: Path, check: bool,
+                allow_absolute: bool, **layer) -> None:
     """Write the pipeline's SQL to OUT/<pipeline>/: nodes/ (each node's logic), engine/
     (the rest, numbered in run order), run.sql, manifest.json and a README.md that maps
-    them. Needs no Java and never starts Spark."""
+    them. Given a workspace FOLDER, every pipeline in it (or those --select picks), and
+    OUT/manifest.json listing them. Needs no Java and never starts Spark."""
 
     def body() -> None:
+        ws = _workspace(pipeline, select, allow_absolute, out_dir, layer)
+        if ws is not None:
+            from clinker_sql.cli_workspace import compile_workspace
+
+            sys.exit(compile_workspace(ws, _check_target if check else None))
         project = _project(pipeline, allow_absolute, out_dir, layer)
         _print_overlay(project)
         compiled = project.compile()
@@ -163,7 +197,6 @@ def _print_overlay(project) -> None:
 
 
 def _check_target(project, compiled) -> None:
-    from clinker_sql.diagnostics import fail
     from clinker_sql.inspect.check import check_target
 
     target = project.target_dir(compiled)
@@ -175,18 +208,26 @@ def _check_target(project, compiled) -> None:
 
 
 @cli.command("validate")
-@_PIPELINE
+@_PIPELINES
+@_SELECT
 @_ABSOLUTE
 @_layer
-def validate_cmd(pipeline: Path, allow_absolute: bool, **layer) -> None:
+def validate_cmd(pipeline: Path, select: tuple[str, ...], allow_absolute: bool,
+                 **layer) -> None:
     """Check the pipeline without running it (Clinker's --dry-run): load it, bind the
     schemas, type-check every CXL expression, compile, and check every statement with
-    sqlglot (it parses, and every column resolves). Needs no Java and no data files.
+    sqlglot (it parses, and every column resolves). Given a workspace FOLDER, every
+    pipeline in it (or those --select picks). Needs no Java and no data files.
 
     Exit codes: 0 valid, 1 invalid."""
     from clinker_sql.inspect.sqlcheck import check_statements
 
     def body() -> None:
+        ws = _workspace(pipeline, select, allow_absolute, None, layer)
+        if ws is not None:
+            from clinker_sql.cli_workspace import validate_workspace
+
+            sys.exit(validate_workspace(ws))
         project = _project(pipeline, allow_absolute, layer=layer)
         model = project.load()
         compiled = project.compile(model)
@@ -198,7 +239,8 @@ def validate_cmd(pipeline: Path, allow_absolute: bool, **layer) -> None:
 
 
 @cli.command("run")
-@_PIPELINE
+@_PIPELINES
+@_SELECT
 @_OUT
 @_ABSOLUTE
 @click.option("--quiet", "-q", is_flag=True,
@@ -212,6 +254,10 @@ def validate_cmd(pipeline: Path, allow_absolute: bool, **layer) -> None:
                    "(a Spark Thrift server), or the name of a target in the profiles file.")
 @click.option("--profiles-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Folder of profiles.yml for named targets [default: ~/.clinker-sql].")
+@click.option("--profile", "profile", metavar="NAME",
+              help="The profile of a profiles.yml in dbt's shape (profile -> target -> "
+                   "outputs) [default: its only profile]; --target default picks the "
+                   "profile's own target.")
 @click.option("--database", help="Thrift: the database to USE.")
 @click.option("--user", help="Thrift: the user name [default: the login name].")
 @click.option("--auth", type=click.Choice(["NONE", "NOSASL", "LDAP", "CUSTOM"],
@@ -225,11 +271,13 @@ def validate_cmd(pipeline: Path, allow_absolute: bool, **layer) -> None:
               help="Thrift: whether the server sees this machine's paths [default: only "
                    "when it runs on this machine].")
 @_layer
-def run_cmd(pipeline: Path, out_dir: Path, quiet: bool, explain: str | None, target: str,
-            profiles_dir: Path | None, database: str | None, user: str | None,
+def run_cmd(pipeline: Path, select: tuple[str, ...], out_dir: Path, quiet: bool, explain: str | None, target: str,
+            profiles_dir: Path | None, profile: str | None, database: str | None, user: str | None,
             auth: str | None, password_env: str | None, statement_timeout: float | None,
             shared_filesystem: bool | None, allow_absolute: bool, **layer) -> None:
-    """Compile and run the pipeline on Spark; write its outputs and DLQ.
+    """Compile and run the pipeline on Spark; write its outputs and DLQ. Given a workspace
+    FOLDER, every pipeline in it (or those --select picks), in dependency order: a
+    pipeline runs after those whose outputs it reads, and is skipped if one fails.
 
     Shows which node is executing and how long each took (live on a terminal, plain
     lines otherwise, nothing with --quiet).
@@ -240,13 +288,21 @@ def run_cmd(pipeline: Path, out_dir: Path, quiet: bool, explain: str | None, tar
 
     def body() -> None:
         if explain is not None:
+            if pipeline.is_dir():
+                raise fail("CS081", "--explain prints one pipeline's plan: give its file, "
+                           f"not the workspace folder {pipeline}")
             click.echo(_plan_text(_project(pipeline, allow_absolute, out_dir, layer),
                                   explain), nl=False)
             return
-        thrift = _thrift_target(target, profiles_dir, database=database, user=user,
+        thrift = _thrift_target(target, profiles_dir, profile, database=database, user=user,
                                 auth=auth, password_env=password_env,
                                 statement_timeout=statement_timeout,
                                 shared_filesystem=shared_filesystem)
+        ws = _workspace(pipeline, select, allow_absolute, out_dir, layer)
+        if ws is not None:
+            from clinker_sql.cli_workspace import run_workspace
+
+            sys.exit(run_workspace(ws, thrift, quiet))
         project = _project(pipeline, allow_absolute, out_dir, layer)
         _print_overlay(project)
 
@@ -265,17 +321,20 @@ def run_cmd(pipeline: Path, out_dir: Path, quiet: bool, explain: str | None, tar
     _guard(body)
 
 
-def _thrift_target(target: str, profiles_dir: Path | None, **overrides):
+def _thrift_target(target: str, profiles_dir: Path | None, profile: str | None = None,
+                   **overrides):
     """None for the embedded local Spark, else the Thrift target with the command line's
     overrides applied. The password only ever comes from an environment variable."""
     from dataclasses import replace
 
-    from clinker_sql.diagnostics import fail
     from clinker_sql.runtime.profiles import load_target, password_from_env
     from clinker_sql.runtime.thrift import parse_target_url
 
     given = {k: v for k, v in overrides.items() if v is not None}
     if target == "local":
+        if profile is not None:
+            raise fail("CS035", "--profile names the profile of a named target, not of "
+                       "--target local")
         if given:
             raise fail("CS035", f"--{next(iter(given)).replace('_', '-')} applies to a Thrift "
                        "target, not to --target local")
@@ -286,7 +345,7 @@ def _thrift_target(target: str, profiles_dir: Path | None, **overrides):
         raise fail("CS035", f"unknown target scheme in '{target}'",
                    hint="use local, thrift://host:port, or a profile target name")
     else:
-        thrift = load_target(target, profiles_dir)
+        thrift = load_target(target, profiles_dir, profile)
     env = given.pop("password_env", None)
     if env:
         given["password"] = password_from_env(env)
@@ -350,6 +409,23 @@ def thrift_status_cmd(state_dir: Path | None) -> None:
             sys.exit(3)
         click.echo(f"{current} {state.url} (pid {state.pid}, log {state.log})")
         sys.exit(0 if current == "running" else 3)
+    _guard(body)
+
+
+@cli.command("init")
+@click.argument("folder", default=".", type=click.Path(file_okay=False, path_type=Path))
+def init_cmd(folder: Path) -> None:
+    """Write a small working workspace into FOLDER (default: here): clinker.toml, a
+    pipeline with its data, a composition, a channel and a README. `clinker-sql run
+    FOLDER` then runs it. Nothing is overwritten."""
+    from clinker_sql.scaffold import init_workspace
+
+    def body() -> None:
+        written = init_workspace(folder)
+        click.echo(f"Wrote {len(written)} files to {folder}:")
+        for rel in written:
+            click.echo(f"  {rel}")
+        click.echo(f"Next: clinker-sql run {folder}")
     _guard(body)
 
 
@@ -431,7 +507,6 @@ def docs_cmd(pipeline: Path, out_dir: Path, output: Path | None, allow_absolute:
              **layer) -> None:
     """Write a static HTML page (no server needed, works offline): the DAG, each node's
     CXL beside its SQL, the columns and their lineage, and the DLQ paths."""
-    from clinker_sql.diagnostics import fail
     from clinker_sql.inspect.docs import write_page
 
     def body() -> None:

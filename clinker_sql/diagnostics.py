@@ -154,7 +154,10 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("CS002", "CXL evaluation failed under strategy: fail_fast", EXIT_EVAL),
     CodeInfo("CS010", "no Java runtime found for the embedded Spark",
              hint="install a JDK 17 or 21 (Debian: apt-get install openjdk-17-jre-headless) "
-                  "or set JAVA_HOME"),
+                  "or set JAVA_HOME, or pip install 'clinker-sql[jdk]'"),
+    CodeInfo("CS011", "the embedded Spark (pyspark) is not installed",
+             hint="pip install 'clinker-sql[spark]'; compile, validate, explain, lineage and "
+                  "docs do not need it"),
     CodeInfo("CS020", "Spark failed while running a statement", EXIT_IO),
     CodeInfo("CS050", "a combine's residual condition is not applied (warning), as in "
              "Clinker's range join with one or two range conjuncts"),
@@ -214,6 +217,14 @@ CODES: dict[str, CodeInfo] = _codes(
              "overlays for the pipeline"),
     CodeInfo("CS076", "a group's `match:` selector does not parse, reads an undeclared "
              "channel label, or is not boolean"),
+    CodeInfo("CS080", "a workspace folder holds no pipeline, names one that is not a file, "
+             "or holds two pipelines of one name",
+             hint="a pipeline is a YAML file with `pipeline:` and `nodes:` at its top level"),
+    CodeInfo("CS081", "--select matches no pipeline of the workspace, or is given with a "
+             "pipeline file instead of a workspace folder"),
+    CodeInfo("CS082", "the workspace's pipelines read each other's outputs in a cycle"),
+    CodeInfo("CS083", "init would write over an existing file",
+             hint="give a new or empty folder"),
     CodeInfo("CS101", "a CSV record is malformed (wrong number of fields or bad quoting)",
              EXIT_IO, hint="every record must have as many fields as the header"),
     CodeInfo("CS102", "a source file lacks a declared column (its header was not read "

@@ -42,8 +42,18 @@ class Project:
     base_dir: Path | None = None
     channel: str | None = None
     groups: tuple[str, ...] = ()
+    # the pipeline, when it was loaded already (a workspace command: workspace_project.py)
+    preloaded: Pipeline | None = None
+
+    @property
+    def base(self) -> Path:
+        """The folder the pipeline's relative paths resolve against: its file's folder,
+        as in Clinker (a run from another folder reads and writes the same files)."""
+        return Path(self.pipeline_file).parent
 
     def load(self) -> Pipeline:
+        if self.preloaded is not None:
+            return self.preloaded
         pipeline = load_project_pipeline(self.pipeline_file, self.allow_absolute_paths,
                                          base_dir=self.base_dir, channel=self.channel,
                                          groups=self.groups)
@@ -59,11 +69,11 @@ class Project:
         return resolve_overlays(ws, self.pipeline_file, self.channel, self.groups).summary()
 
     def compile(self, pipeline: Pipeline | None = None, base: Path | None = None) -> Compiled:
-        """`base`: the folder the pipeline's relative paths resolve against (the working
-        folder by default), where CSV sources' headers are read (codegen/unmapped.py)."""
+        """`base`: the folder the pipeline's relative paths resolve against (`self.base` by
+        default), where CSV sources' headers are read (codegen/unmapped.py)."""
         pipeline = pipeline or self.load()
-        check_ports(pipeline, base or Path.cwd())
-        return compile_pipeline(pipeline, base or Path.cwd())
+        check_ports(pipeline, base or self.base)
+        return compile_pipeline(pipeline, base or self.base)
 
     def write(self, compiled: Compiled | None = None) -> Path:
         return write_target(compiled or self.compile(), self.out_dir)
@@ -73,7 +83,7 @@ class Project:
         """Run on `executor`, else on a Thrift server (one session, closed afterwards)
         when `thrift` is given, else on the embedded local Spark."""
         started = time.time()
-        base = base or Path.cwd()
+        base = base or self.base
         model = self.load()  # a pipeline that does not load names no target folder
         compiled: Compiled | None = None
         partial: dict = {}

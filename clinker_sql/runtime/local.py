@@ -17,6 +17,7 @@ from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.retraction import CHECKPOINT_CODEC, copy_view_statement
 from clinker_sql.codegen.templates import ident
 from clinker_sql.cxl.functions import without_calls
+from clinker_sql.diagnostics import fail
 from clinker_sql.runtime.executor import Capabilities, Executor, StatementFailed
 from clinker_sql.runtime.java import ensure_java
 
@@ -69,7 +70,11 @@ def get_session(conf: dict[str, str] | None = None):
     os.environ.setdefault(
         "PYSPARK_SUBMIT_ARGS",
         f"--driver-java-options -Dlog4j2.configurationFile=file:{log_conf} pyspark-shell")
-    from pyspark.sql import SparkSession  # heavy: loaded only when a session starts
+    try:
+        from pyspark.sql import SparkSession  # heavy: loaded only when a session starts
+    except ImportError:
+        raise fail("CS011", "`run` needs the embedded Spark, and pyspark is not installed "
+                   "(pip install 'clinker-sql[spark]')") from None
 
     builder = SparkSession.builder.master(os.environ.get("CLINKER_SQL_MASTER", "local[2]"))
     builder = builder.appName("clinker-sql")
@@ -117,6 +122,18 @@ class LocalSparkExecutor(Executor):
 
     def __init__(self, conf: dict[str, str] | None = None):
         self.spark = get_session(conf)
+
+    def prepare(self, compiled, base):
+        """A pipeline's relative paths resolve against its folder (`base`), as in Clinker,
+        while the embedded Spark resolves them against the folder its JVM started in: the
+        local file system's working folder (which Spark qualifies a relative path with,
+        reading and writing) is set to `base` for the run. The statements keep their text."""
+        jvm = self.spark._jvm
+        fs = jvm.org.apache.hadoop.fs.FileSystem.get(
+            jvm.java.net.URI("file:///"), self.spark._jsc.hadoopConfiguration())
+        fs.setWorkingDirectory(jvm.org.apache.hadoop.fs.Path(
+            os.path.abspath(base) if base else os.getcwd()))
+        return compiled
 
     def cancel(self, wait: float = CANCEL_WAIT_SECONDS) -> None:
         """Cancel the running jobs (a signal unwinds the run) and wait until they have
