@@ -19,6 +19,18 @@ outputs:
     statement_timeout: 1800
 ```
 
+dbt's shape is read too: profiles by name, each with its default `target:` and its
+`outputs:`. `--target NAME` picks an output of the profile that `--profile` names, or of
+the only profile; `--target default` picks the profile's own `target:`.
+
+```yaml
+clinker:                 # a profile
+  target: dev            # its default output
+  outputs:
+    dev: { type: thrift, host: 127.0.0.1, port: 10000 }
+    prod: { type: thrift, host: spark-thrift.internal, port: 10000 }
+```
+
 String values may use `{{ env_var('NAME') }}` or `{{ env_var('NAME', 'default') }}`;
 nothing else is templated. Secret values are never printed.
 """
@@ -65,8 +77,10 @@ def render_env(value: str, where: str) -> str:
     return out
 
 
-def load_target(name: str, profiles_dir: Path | None = None) -> ThriftTarget:
-    """The target `name` of the profiles file, read as YAML 1.2 like a pipeline."""
+def load_target(name: str, profiles_dir: Path | None = None,
+                profile: str | None = None) -> ThriftTarget:
+    """The target `name` of the profiles file, read as YAML 1.2 like a pipeline; `profile`:
+    the profile of a file in dbt's shape (default: its only one)."""
     path = profiles_path(profiles_dir)
     try:
         data = plain(load_yaml(path.read_text(encoding="utf-8"), str(path)))
@@ -79,14 +93,48 @@ def load_target(name: str, profiles_dir: Path | None = None) -> ThriftTarget:
     except DiagnosticError as exc:
         d = exc.diagnostics[0]
         raise fail("CS035", f"cannot read {path}: {d.message}", d.location) from None
-    outputs = data.get("outputs") if isinstance(data, dict) else None
-    if not isinstance(outputs, dict):
-        raise fail("CS035", f"{path} has no `outputs:` mapping of named targets")
+    outputs, name = _outputs(data, path, name, profile)
     entry = outputs.get(name)
     if not isinstance(entry, dict):
         known = ", ".join(sorted(str(k) for k in outputs)) or "none"
         raise fail("CS035", f"unknown target '{name}' in {path} (known: {known})")
     return _target(name, entry, path)
+
+
+def _outputs(data: Any, path: Path, name: str,
+             profile: str | None) -> tuple[dict[str, Any], str]:
+    """The named outputs to pick `name` from, and the name (a dbt profile's `target:`
+    for `default`): the top-level `outputs:`, or those of a profile in dbt's shape."""
+    if not isinstance(data, dict):
+        raise fail("CS035", f"{path} is not a mapping of profiles or outputs")
+    if "outputs" in data and profile is None:
+        outputs = data["outputs"]
+        if not isinstance(outputs, dict):
+            raise fail("CS035", f"{path}: `outputs:` must map target names to targets")
+        return outputs, name
+    profiles = {k: v for k, v in data.items() if isinstance(v, dict) and "outputs" in v}
+    if profile is None:
+        if len(profiles) != 1:
+            known = ", ".join(sorted(map(str, profiles))) or "none"
+            raise fail("CS035", f"{path} has {len(profiles)} profiles: name one with "
+                       f"--profile (known: {known})" if profiles else
+                       f"{path} has no `outputs:` mapping of named targets, nor a profile "
+                       "with one")
+        profile = next(iter(profiles))
+    chosen = profiles.get(profile)
+    if chosen is None:
+        known = ", ".join(sorted(map(str, profiles))) or "none"
+        raise fail("CS035", f"unknown profile '{profile}' in {path} (known: {known})")
+    outputs = chosen["outputs"]
+    if not isinstance(outputs, dict):
+        raise fail("CS035", f"{path}: profile {profile}'s `outputs:` must map target names "
+                   "to targets")
+    if name == "default":
+        default = chosen.get("target")
+        if not isinstance(default, str):
+            raise fail("CS035", f"profile {profile} in {path} has no `target:` to default to")
+        name = default
+    return outputs, name
 
 
 def _target(name: str, entry: dict[str, Any], path: Path) -> ThriftTarget:
