@@ -60,7 +60,11 @@ class ServerState:
 
 
 def spark_home() -> Path:
-    import pyspark  # heavy: only starting a server needs it
+    try:
+        import pyspark  # heavy: only starting a server needs it
+    except ImportError:
+        raise fail("CS011", "a local Thrift server runs the installed pyspark, and pyspark "
+                   "is not installed (pip install 'clinker-sql[spark]')") from None
 
     return Path(pyspark.__file__).resolve().parent
 
