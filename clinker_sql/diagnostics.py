@@ -56,6 +56,8 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("E108", "a composition body reads a node of its caller (bodies are isolated)"),
     CodeInfo("E111", "a composition body has no nodes"),
     CodeInfo("E113", "an overlay `config:` key names no composition parameter"),
+    CodeInfo("E114", "a channel or group `overrides:` op cannot be applied (a missing target "
+             "or anchor, a dangling reference, a malformed op)"),
     CodeInfo("E116", "an overlay var's value does not have the pipeline var's type"),
     CodeInfo("E118", "an overlay `config:` key names parameters of several calls"),
     CodeInfo("E377", "a composition call has `outputs:` or `alias:`"),

@@ -29,9 +29,11 @@ def load_project_pipeline(path: str | Path, allow_absolute_paths: bool = False, 
     overrides = resources = None
     if not overlays.empty:
         probe = Expander(ws, path)
-        parse_pipeline(text, file, allow_absolute_paths, expander=probe)
+        parse_pipeline(text, file, allow_absolute_paths, expander=probe,
+                       structural=overlays.structural_ops())
         overrides = overlays.config_for(probe.calls)
         resources = overlays.resources_for(probe.calls)
     expander = Expander(ws, path, overrides, resources)
     return parse_pipeline(text, file, allow_absolute_paths, expander=expander,
-                          var_overrides=overlays.var_values())
+                          var_overrides=overlays.var_values(),
+                          structural=overlays.structural_ops())

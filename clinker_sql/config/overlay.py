@@ -9,8 +9,9 @@ a channel is the folder `<channel root>/<id>/` holding an optional `channel.cfg.
 pipeline, then the groups by priority (ties by name), then the channel-wide manifest,
 then the per-target overlay. A `fixed: true` value of a lower layer cannot be overridden
 by a higher one (E103); a key naming no composition parameter is E113, one naming
-several is E118. Structural `overrides:`, `sources:` patches and the `vars:` scopes of
-transform-declared variables are refused with CS001 when the layer applies."""
+several is E118. Structural `overrides:` are applied to the node list by
+config/overlay_ops.py; `sources:` patches and the `vars:` scopes of transform-declared
+variables are refused with CS001 when the layer applies."""
 
 from __future__ import annotations
 
@@ -19,9 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from clinker_sql.config.fields import Fields, type_name
+from clinker_sql.config.overlay_ops import LayeredOp
 from clinker_sql.config.selector import select
 from clinker_sql.config.workspace import Workspace
-from clinker_sql.config.yamlnodes import YMap, YNode, YScalar, load_yaml
+from clinker_sql.config.yamlnodes import YMap, YNode, YScalar, YSeq, load_yaml
 from clinker_sql.diagnostics import Location, fail
 
 GROUP, CHANNEL_WIDE, PER_TARGET = 1, 2, 3
@@ -68,6 +70,7 @@ class Layer:
     # the layer applies, as a workspace may hold groups for other pipelines
     unsupported: list[tuple[str, Location]] = field(default_factory=list)
     labels: dict[str, Any] = field(default_factory=dict)  # a channel manifest's
+    ops: list[YNode] = field(default_factory=list)  # `overrides:`, in declaration order
 
     def check_supported(self) -> None:
         if self.unsupported:
@@ -91,6 +94,11 @@ class Overlays:
                   if g.kind == GROUP]
         parts.append(f"groups: {', '.join(groups)}" if groups else "no groups")
         return "; ".join(parts)
+
+    def structural_ops(self) -> list[LayeredOp]:
+        """Every layer's `overrides:` ops, ranked by the layer's precedence."""
+        return [LayeredOp((rank, i), op) for rank, layer in enumerate(self.layers)
+                for i, op in enumerate(layer.ops)]
 
     def var_values(self) -> dict[str, VarCandidate]:
         """The winning `vars.static` entry of each var (Clinker's merge_var_layer): a
@@ -356,14 +364,20 @@ def _layer_body(f: Fields, layer: Layer) -> None:
                     layer.label, e.key_loc("type"), d.loc if d is not None else key.loc,
                     d is not None)
         vf.done()
-    for key in ("overrides", "sources"):
-        if f.has(key):
-            node = f.raw(key)
-            if not (isinstance(node, YScalar) and node.value is None) and not (
-                    hasattr(node, "items") and not node.items) and not (
-                    isinstance(node, YMap) and not node.entries):
-                layer.unsupported.append((f"overlay `{key}:` is not supported yet",
-                                          f.key_loc(key)))
+    overrides = f.raw("overrides")
+    if isinstance(overrides, YSeq):
+        layer.ops = list(overrides.items)
+    elif overrides is not None and not (isinstance(overrides, YScalar)
+                                        and overrides.value is None):
+        raise fail("E114", "malformed overlay op: `overrides:` must be a list of ops",
+                   overrides.loc)
+    if f.has("sources"):
+        node = f.raw("sources")
+        if not (isinstance(node, YScalar) and node.value is None) and not (
+                isinstance(node, YSeq) and not node.items) and not (
+                isinstance(node, YMap) and not node.entries):
+            layer.unsupported.append(("overlay `sources:` is not supported yet",
+                                      f.key_loc("sources")))
     f.raw("_notes")
     f.done()
 

@@ -17,6 +17,7 @@ from clinker_sql.config import multi_value, path_template
 from clinker_sql.config.checks import check_path, check_regular, check_symlink, shown
 from clinker_sql.config.fields import Fields, type_name
 from clinker_sql.config.limits import check_name
+from clinker_sql.config.overlay_ops import apply_ops
 from clinker_sql.config.yamlnodes import YMap, YNode, YScalar, YSeq, load_yaml
 from clinker_sql.diagnostics import Diagnostic, DiagnosticError, Location, fail
 
@@ -54,10 +55,11 @@ def read_pipeline_text(path: str | Path) -> str:
 
 
 def parse_pipeline(text: str, file: str, allow_absolute_paths: bool = False,
-                   expander=None, var_overrides=None) -> m.Pipeline:
+                   expander=None, var_overrides=None, structural=()) -> m.Pipeline:
     """`expander` (config/composition.py): replaces composition calls by their bodies'
     nodes; `var_overrides` (config/overlay.py): pipeline var name -> (default, where),
-    the defaults a channel or group gives."""
+    the defaults a channel or group gives; `structural`: the overlays' `overrides:` ops
+    (config/overlay_ops.py), applied to the node list before the calls are expanded."""
     ctx = _Ctx(file, text, allow_absolute_paths)
     root = Fields(load_yaml(text, file), "the pipeline file")
     meta = Fields(root.raw("pipeline", required=True), "pipeline:")
@@ -85,9 +87,14 @@ def parse_pipeline(text: str, file: str, allow_absolute_paths: bool = False,
         raise fail("E000", f"nodes: must be a list, found {type_name(nodes_node)}",
                    nodes_node.loc)
     items = list(nodes_node.items)
+    if structural:
+        items = apply_ops(items, list(structural), Path(file).parent)
     if expander is not None:
         items = expander.expand(items)
         ctx.other_lines = {f: t.splitlines() for f, t in expander.texts.items()}
+    for op in structural:  # a node an op brought in is shown from its overlay file
+        if op.op.loc.file not in ctx.other_lines:
+            ctx.other_lines[op.op.loc.file] = _file_lines(op.op.loc.file)
     nodes = tuple(_node(item, ctx) for item in items)
     eh = _error_handling(root.raw("error_handling"))
     root.raw("_notes")
@@ -96,6 +103,13 @@ def parse_pipeline(text: str, file: str, allow_absolute_paths: bool = False,
                       warnings=tuple(ctx.warnings), allow_absolute_paths=allow_absolute_paths,
                       rules_path=rules_path,
                       ports=tuple(expander.port_bindings) if expander is not None else ())
+
+
+def _file_lines(file: str) -> list[str]:
+    try:
+        return Path(file).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
 
 
 def _override_vars(variables: tuple[m.VarDecl, ...], overrides: dict
