@@ -11,6 +11,7 @@ from sqlglot import exp
 
 from clinker_sql import sqlbuild as S
 from clinker_sql.codegen import (
+    fixed_width,
     fusion,
     input_bytes,
     input_files,
@@ -44,7 +45,7 @@ from clinker_sql.diagnostics import Diagnostic, fail
 
 # the rows of one file split, a column of `<source>.offsets`
 
-_SPARK_FORMAT = {"csv": "csv", "json": "json", "parquet": "parquet"}
+_SPARK_FORMAT = {"csv": "csv", "json": "json", "parquet": "parquet", "fixed_width": "text"}
 
 
 def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
@@ -97,10 +98,12 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         unmapped.absent(cfg, header if keys is None else list(keys))
     extra = [unmapped.raw_name(i) for i in range(len(widened))]
     columns = Sql(",\n    ".join(
-        [f"{sql(_split_value(p, c, cfg.format, missing, keys))} AS {ident(c.name)}"
+        [f"{sql(_split_value(p, c, cfg, missing, keys))} AS {ident(c.name)}"
          for p, c in zip(physical, cfg.schema)] +
         [f"{sql(unmapped.raw_value(cfg, h, keys))} AS {ident(r)}"
-         for h, r in zip(widened, extra)]))
+         for h, r in zip(widened, extra)] +
+        ([f"{sql(fixed_width.line_bytes(cfg))} AS {ident(fixed_width.LINE_BYTES)}"]
+         if cfg.format == "fixed_width" else [])))
     scan_columns = Sql(", ".join(f"scan.{ident(n)}" for n in [c.name for c in cfg.schema] + extra))
     file_expr = _file_path(_fixed_path(cfg), S.col("$file"))
     where = "fields of its records" if keys is not None else \
@@ -114,6 +117,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         "source_split.sql.j2", view=ident(split), raw=ident(raw), columns=columns),
         header=f"source {node.name}: the rows as text, with the split they were read "
                f"from{found}"))
+    if cfg.format == "fixed_width":  # CS111: a truncated field, a value that does not parse
+        fixed_width.compile_check(ctx, node, split)
     ctx.add(replace(checkpoint(split, node.name, "the files are parsed once (numbering the "
                                "rows and every consumer of the source would parse them again)"),
                     step=CheckpointStep(optional=_whole_files(cfg))))  # kept if read often
@@ -129,7 +134,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         c.source_name or c.name)) for c in cfg.schema if c.multiple and c.name not in missing}
     typed = [(c, S.cast(S.null(), T.spark_type_sql(multi_value.column_type(c)))
               if c.name in missing else multi_value.typed(c, parts[c.name], nulls)
-              if c.multiple else typed_value(S.col(c.name), c, nulls))
+              if c.multiple else fixed_width.typed_value(S.col(c.name), c)
+              if c.layout is not None else typed_value(S.col(c.name), c, nulls))
              for c in cfg.schema]
     if cfg.correlation_key:  # sketched while counted (correlation._sketch_bound)
         counted = replace(counted, ck_sketch=S.to_sql(_ck_text(cfg, dict(
@@ -263,6 +269,9 @@ def _physical(cfg: m.SourceConfig) -> list[str]:
 
 def _no_rows(cfg: m.SourceConfig) -> exp.Expression:
     """The scan of a source whose files matched nothing: its columns, no row."""
+    if cfg.format == "fixed_width":
+        return exp.select(exp.alias_(S.cast(S.null(), "STRING"), S.ident(fixed_width.LINE))
+                          ).where(S.boolean(False))
     return exp.select(*[exp.alias_(S.cast(S.null(), "STRING"), S.ident(n))
                         for n in _physical(cfg)]).where(S.boolean(False))
 
@@ -366,12 +375,15 @@ def _whole_files(cfg: m.SourceConfig) -> bool:
     return cfg.format == "csv" or (cfg.format == "json" and cfg.json.format != "ndjson")
 
 
-def _split_value(physical: str, column: m.Column, fmt: str, missing: set[str],
+def _split_value(physical: str, column: m.Column, cfg: m.SourceConfig, missing: set[str],
                  keys: dict[str, str] | None) -> exp.Expression:
     """A declared column's text in the split view; null when the file lacks it; a JSON
     source's multi-value field as its array's JSON text."""
+    fmt = cfg.format
     if column.name in missing:
         return S.cast(S.null(), "STRING")
+    if column.layout is not None:  # a fixed-width field (codegen/fixed_width.py)
+        return fixed_width.field_text(cfg, column)
     if fmt == "json" and column.multiple:
         return multi_value.raw_text(unmapped.path(physical), (keys or {}).get(physical))
     if fmt == "json":  # a dotted name is a nested field: `customer`.`name`
@@ -476,4 +488,6 @@ def _options(cfg: m.SourceConfig) -> list[tuple[str, str]]:
         multi = "false" if cfg.json.format == "ndjson" else "true"
         return [("path", path), ("multiLine", multi), ("mode", "FAILFAST"),
                 ("primitivesAsString", "true"), ("prefersDecimal", "false")]
+    if cfg.format == "fixed_width":
+        return fixed_width.spark_options(path)
     return [("path", path)]

@@ -29,6 +29,18 @@ class CxlSource:
 
 
 @dataclass(frozen=True)
+class FixedField:
+    """A fixed-width column's byte range and padding (Clinker's ResolvedField): bytes
+    `start` to `start + width` of the line; `trim` strips the `pad` character from the
+    side opposite `justify`, then whitespace."""
+    start: int
+    width: int
+    justify: str = "left"  # left | right
+    pad: str = " "  # one ASCII character; "" strips whitespace only
+    trim: bool = True
+
+
+@dataclass(frozen=True)
 class Column:
     name: str
     type: str
@@ -39,6 +51,7 @@ class Column:
     scale: int | None = None
     source_name: str | None = None
     multiple: bool = False  # an array of values of `type` (codegen/multi_value.py)
+    layout: FixedField | None = None  # a fixed-width source's byte range (fixed_width.py)
 
 
 @dataclass(frozen=True)
@@ -122,7 +135,7 @@ class FileControls:
 @dataclass(frozen=True)
 class SourceConfig:
     name: str
-    format: str  # csv | json | parquet
+    format: str  # csv | json | parquet | fixed_width
     paths: tuple[str, ...]
     path_kind: str  # path | paths | glob
     schema: tuple[Column, ...]
@@ -141,6 +154,7 @@ class SourceConfig:
     on_unsorted: str = "warn"
     files: FileControls = FileControls()  # `files:`: which files, in which order
     split_values: tuple[SplitValues, ...] = ()  # a CSV source's multi-value cells
+    line_separator: str = "lf"  # a fixed-width source's `options.line_separator`: lf | crlf
 
 
 @dataclass(frozen=True)
