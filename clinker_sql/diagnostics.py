@@ -230,6 +230,9 @@ CODES: dict[str, CodeInfo] = _codes(
              "input uses a non-UTF-8 repertoire"),
     CodeInfo("CS110", "a CSV source file with has_header: true has no header row (it is "
              "empty)", EXIT_IO, hint="remove the empty file, or write its header line"),
+    CodeInfo("CS111", "a fixed-width line ends inside a field's byte range, or a field's "
+             "text does not parse as its column's type", EXIT_IO,
+             hint="fix the line, or declare the column as a string and convert it in CXL"),
     CodeInfo("CS107", "a sink's path template is invalid, or renders two source files to "
              "one path", hint="tokens: {source_file}, {source_path}, {source_name[:NODE]}, "
              "{channel}, {n}; `{{` and `}}` for literal braces"),
