@@ -127,7 +127,8 @@ CODES: dict[str, CodeInfo] = _codes(
                   "delimiter"),
     CodeInfo("E-SEC-001", "a path of the pipeline climbs out with `..` (or holds an encoded "
              "one, or a null byte), is absolute without --allow-absolute-paths, or leads out "
-             "of the folder through a symlink", hint="name the file by a path below the "
+             "of the folder through a symlink; or a sink with `if_exists: error` finds its file "
+             "already there", hint="name the file by a path below the "
              "pipeline's folder, or allow absolute paths: --allow-absolute-paths or "
              "CLINKER_ALLOW_ABSOLUTE_PATHS"),
     CodeInfo("E360", "a source declares the retired array_paths: key",
@@ -233,6 +234,9 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("CS111", "a fixed-width line ends inside a field's byte range, or a field's "
              "text does not parse as its column's type", EXIT_IO,
              hint="fix the line, or declare the column as a string and convert it in CXL"),
+    CodeInfo("CS112", "a split sink's key group outgrows its file limits under "
+             "oversize_group: error", EXIT_IO,
+             hint="raise max_records / max_bytes, or set oversize_group: warn"),
     CodeInfo("CS107", "a sink's path template is invalid, or renders two source files to "
              "one path", hint="tokens: {source_file}, {source_path}, {source_name[:NODE]}, "
              "{channel}, {n}; `{{` and `}}` for literal braces"),

@@ -167,6 +167,20 @@ class FanOut:
 
 
 @dataclass(frozen=True)
+class SinkSplit:
+    """A sink's `split:` (Clinker's SplitConfig): a new file once the current one holds
+    `max_records` records or `max_bytes` bytes, only where `group_key` changes when
+    given; files named by `naming` ({stem}, {ext}, one {seq:NN}) next to the sink's
+    path (config/sink_split.py, runtime/outputs.py)."""
+    max_records: int | None = None
+    max_bytes: int | None = None
+    group_key: str | None = None
+    naming: str = "{stem}_{seq:04}.{ext}"
+    repeat_header: bool = True
+    oversize_group: str = "warn"  # warn | error | allow
+
+
+@dataclass(frozen=True)
 class SinkConfig:
     name: str
     format: str  # csv | json | parquet | table
@@ -190,6 +204,9 @@ class SinkConfig:
     # a path with `{token}`s (config/path_template.py), rendered by config/sink_paths.py
     template: PathTemplate | None = None
     fan_out: FanOut | None = None  # one file per source file (config/sink_paths.py)
+    split: SinkSplit | None = None  # several files, cut by size (config/sink_split.py)
+    if_exists: str = "overwrite"  # overwrite | error | unique_suffix
+    unique_suffix_width: int = 0  # unique_suffix: the `-N` counter's zero-padded width
 
     @property
     def target(self) -> str:

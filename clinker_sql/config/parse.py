@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from clinker_sql.config import model as m
-from clinker_sql.config import fixed_width, multi_value, path_template
+from clinker_sql.config import fixed_width, multi_value, path_template, sink_split
 from clinker_sql.config.checks import check_path, check_regular, check_symlink, shown
 from clinker_sql.config.fields import Fields, type_name
 from clinker_sql.config.limits import check_name
@@ -852,9 +852,7 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         correlation_fanout_policy=c.choice("correlation_fanout_policy", ("any", "all", "primary")),
         template=template,
     )
-    if_exists = c.choice("if_exists", ("overwrite", "error", "unique_suffix"), "overwrite")
-    if if_exists != "overwrite":
-        raise fail("CS001", f"if_exists: {if_exists} is not supported yet", c.key_loc("if_exists"))
+    cfg = _sink_files(c, cfg, what)
     sort_node = c.raw("sort_order")
     if sort_node is not None:
         cfg = replace(cfg, sort_order=sort_keys(sort_node, f"sort_order of {what}"))
@@ -864,10 +862,31 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     joins = multi_value.join_values(c.raw("join_values"), fmt, what)
     if joins:
         cfg = replace(cfg, join_values=joins)
-    c.refuse(("split", "write_meta",
-              "reconstruct_envelope", "unique_suffix_width"), "sink '{key}' is not supported yet")
+    c.refuse(("write_meta", "reconstruct_envelope"), "sink '{key}' is not supported yet")
     c.done()
     return m.SinkNode(**common, input=ref, config=cfg)
+
+
+def _sink_files(c: Fields, cfg: m.SinkConfig, what: str) -> m.SinkConfig:
+    """A file sink's `split:` (config/sink_split.py), `if_exists` and
+    `unique_suffix_width`."""
+    if_exists = c.choice("if_exists", ("overwrite", "error", "unique_suffix"), "overwrite")
+    width = c.int("unique_suffix_width", 0)
+    if not 0 <= width <= 255:
+        raise fail("E000", "unique_suffix_width must be a width from 0 to 255",
+                   c.key_loc("unique_suffix_width"))
+    cfg = replace(cfg, if_exists=if_exists, unique_suffix_width=width)
+    node = c.raw("split")
+    if node is None:
+        return cfg
+    split = sink_split.parse_split(node, what)
+    if cfg.format not in ("csv", "json"):
+        raise fail("CS001", f"split: on a {cfg.format} sink is not supported yet",
+                   c.key_loc("split"), "split a csv or json sink")
+    if cfg.template is not None:
+        raise fail("CS001", "split: on a sink whose path holds {tokens} is not supported yet",
+                   c.key_loc("split"))
+    return replace(cfg, split=split)
 
 
 def sort_keys(node: YNode, what: str) -> tuple[m.SortKey, ...]:
