@@ -10,7 +10,9 @@ reader types a field (crates/clinker-format/src/fixed_width/field.rs).
   an empty `pad` strips whitespace only.
 - An empty field is null (`parse_field_value`): a non-nullable column then rejects the
   record to the DLQ (E126, Clinker's typed-proof check). Text that does not parse as the
-  column's type is a reader error in Clinker, which stops the run (CS111).
+  column's type is a reader error in Clinker, which stops the run (CS111); so are bytes
+  that are not UTF-8 in a field, or a character the field's range cuts in two (a field
+  holding U+FFFD here: Spark's text reader replaces such bytes).
 - `line_separator: crlf` drops the carriage return before the line feed; under `lf` a
   carriage return stays in the line (and is stripped as whitespace when trimmed).
 """
@@ -128,6 +130,9 @@ def compile_check(ctx, node: m.SourceNode, split: str) -> None:
             "concat", prefix, S.string(f"field '{c.name}': value truncated — range "
                                        f"{f.start}..{f.start + f.width} overruns the "),
             S.cast(S.col(LINE_BYTES), "STRING"), S.string("-byte line"))))
+    for c in cfg.schema:  # Spark's reader replaced them, or the range cuts a character
+        whens.append((S.fn("contains", S.col(c.name), S.string("\ufffd")), S.fn(
+            "concat", prefix.copy(), S.string(f"field '{c.name}': invalid UTF-8"))))
     for c in cfg.schema:
         if c.type not in _TYPE_WORDS:
             continue
