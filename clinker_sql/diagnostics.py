@@ -233,7 +233,8 @@ CODES: dict[str, CodeInfo] = _codes(
              "empty)", EXIT_IO, hint="remove the empty file, or write its header line"),
     CodeInfo("CS111", "a fixed-width line ends inside a field's byte range, or a field's "
              "text does not parse as its column's type", EXIT_IO,
-             hint="fix the line, or declare the column as a string and convert it in CXL"),
+             hint="fix the file's line; a field that may hold other text can be declared "
+             "a string and converted in CXL"),
     CodeInfo("CS112", "a split sink's key group outgrows its file limits under "
              "oversize_group: error", EXIT_IO,
              hint="raise max_records / max_bytes, or set oversize_group: warn"),

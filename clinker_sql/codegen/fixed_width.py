@@ -122,7 +122,9 @@ def compile_check(ctx, node: m.SourceNode, split: str) -> None:
     exit 4: nothing is written)."""
     cfg = node.config
     whens: list[tuple[exp.Expression, exp.Expression]] = []
-    prefix = S.fn("concat", S.string(f'source "{node.name}": file "'), S.col("$file"),
+    shown = S.string(cfg.paths[0]) if cfg.path_kind == "path" else S.fn(
+        "regexp_replace", S.col("$file"), S.string("^file:(//)?"), S.string(""))
+    prefix = S.fn("concat", S.string(f'source "{node.name}": file "'), shown,
                   S.string('": '))
     for c in cfg.schema:
         f = c.layout
