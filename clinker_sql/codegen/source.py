@@ -41,6 +41,7 @@ from clinker_sql.codegen.templates import Sql, ident, literal, render, select_li
 from clinker_sql.config import model as m
 from clinker_sql.config.discovery import matched_files, relative
 from clinker_sql.cxl import types as T
+from clinker_sql.cxl.text import to_cell
 from clinker_sql.diagnostics import Diagnostic, fail
 
 # the rows of one file split, a column of `<source>.offsets`
@@ -170,7 +171,7 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         field=first_bad, value=S.case([(b, S.fn("coalesce", S.col(c.name), S.string("")))
                                        for c, b in bad]),
         category=S.string("type_coercion_failure"), detail=detail, stage=S.string("source"),
-        trigger=True, payload={name: S.col(name) for name in payload})
+        trigger=True, payload=_payload(cfg, typed))
     ctx.error_views.append(ErrorView(err, node.name, tuple(payload), 4, "E126"))
     if fusion.source_fuses(ctx, node):  # typed with the chain that reads it: one pass
         carry, carried = fusion.source_carry(ctx, node.name, rows, items, any_bad, entry)
@@ -186,6 +187,16 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         header=f"source {node.name}: DLQ entries for values that violate the declared type",
         step=counted_in(rows, sql(any_bad))))
     return relation
+
+
+def _payload(cfg: m.SourceConfig, typed: list[tuple[m.Column, exp.Expression]]
+             ) -> dict[str, exp.Expression]:
+    """A DLQ entry's record: each cell's text; a fixed-width record's values as its reader
+    typed them (the failing field null), written as a sink writes them."""
+    if cfg.format != "fixed_width":
+        return {c.name: S.col(c.name) for c, _ in typed}
+    return {c.name: to_cell(value.copy(), T.from_column(c.type, c.precision, c.scale))
+            for c, value in typed}
 
 
 def _utf8_check(ctx: Context, node: m.SourceNode, read: m.SourceConfig,
@@ -452,6 +463,14 @@ def _type_error_detail(node: m.SourceNode, cfg: m.SourceConfig,
                              f'declared_type={_TYPE_NAMES.get(c.type, c.type)}: value "'),
                     S.fn("coalesce", S.col(c.name), S.string("")),
                     S.string(f'" is not a valid {_TYPE_NAMES.get(c.type, c.type)}'))
+        if c.layout is not None:  # a fixed-width field: only a blank one reaches the DLQ
+            text = S.fn("concat", S.string(f'[E126] source="{node.name}" file="'),
+                        S.col(SOURCE_FILE), S.string('" row='),
+                        S.cast(S.col(source_order.LINE if cfg.sort_order else SOURCE_ROW),
+                               "STRING"),
+                        S.string(f' column={i + 1} field="{c.name}" declared_type='
+                                 f'{_TYPE_NAMES.get(c.type, "String")}: null is not a valid '
+                                 f'{_TYPE_NAMES.get(c.type, "String")}'))
         whens.append((b, text))
     return S.case(whens)
 
