@@ -129,7 +129,8 @@ CODES: dict[str, CodeInfo] = _codes(
                   "delimiter"),
     CodeInfo("E-SEC-001", "a path of the pipeline climbs out with `..` (or holds an encoded "
              "one, or a null byte), is absolute without --allow-absolute-paths, or leads out "
-             "of the folder through a symlink", hint="name the file by a path below the "
+             "of the folder through a symlink; or a sink with `if_exists: error` finds its file "
+             "already there", hint="name the file by a path below the "
              "pipeline's folder, or allow absolute paths: --allow-absolute-paths or "
              "CLINKER_ALLOW_ABSOLUTE_PATHS"),
     CodeInfo("E360", "a source declares the retired array_paths: key",
@@ -243,6 +244,13 @@ CODES: dict[str, CodeInfo] = _codes(
              "input uses a non-UTF-8 repertoire"),
     CodeInfo("CS110", "a CSV source file with has_header: true has no header row (it is "
              "empty)", EXIT_IO, hint="remove the empty file, or write its header line"),
+    CodeInfo("CS111", "a fixed-width line ends inside a field's byte range, or a field's "
+             "text does not parse as its column's type", EXIT_IO,
+             hint="fix the file's line; a field that may hold other text can be declared "
+             "a string and converted in CXL"),
+    CodeInfo("CS112", "a split sink's key group outgrows its file limits under "
+             "oversize_group: error", EXIT_IO,
+             hint="raise max_records / max_bytes, or set oversize_group: warn"),
     CodeInfo("CS107", "a sink's path template is invalid, or renders two source files to "
              "one path", hint="tokens: {source_file}, {source_path}, {source_name[:NODE]}, "
              "{channel}, {n}; `{{` and `}}` for literal braces"),

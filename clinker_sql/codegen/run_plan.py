@@ -122,6 +122,18 @@ class Split:
 
 
 @dataclass(frozen=True)
+class Segments:
+    """A sink's `split:` (config/sink_split.py): its records, each framed with its group
+    key, are cut into files when the output is assembled (runtime/outputs.py)."""
+
+    naming: str
+    max_records: int | None = None
+    max_bytes: int | None = None
+    grouped: bool = False  # a new file only where the group key changes
+    oversize_group: str = "warn"
+
+
+@dataclass(frozen=True)
 class Observe:
     view: str  # the view counted while the write reads it
     counts: Mapping[str, str]  # name -> SQL aggregate
@@ -142,6 +154,9 @@ class WriteStep(Step):
     table: tuple[str, ...] | None = None
     staging_table: tuple[str, ...] | None = None
     dlq: bool = False
+    segments: Segments | None = None  # `split:` (codegen/sink_split.py)
+    if_exists: str = "overwrite"  # error | unique_suffix: checked as the output is assembled
+    unique_suffix_width: int = 0
 
     def output(self) -> dict[str, Any]:
         """The manifest's description of the output, in its long-standing key order."""
@@ -159,6 +174,15 @@ class WriteStep(Step):
         if self.split is not None:
             out["split"] = {"failed": self.split.failed, "side": self.split.side,
                             "define": self.split.define}
+        if self.segments is not None:
+            out["segments"] = {"naming": self.segments.naming,
+                               "max_records": self.segments.max_records,
+                               "max_bytes": self.segments.max_bytes,
+                               "grouped": self.segments.grouped,
+                               "oversize_group": self.segments.oversize_group}
+        if self.if_exists != "overwrite":
+            out["if_exists"] = self.if_exists
+            out["unique_suffix_width"] = self.unique_suffix_width
         if self.observe is not None:
             out["observe"] = {"view": self.observe.view, "counts": dict(self.observe.counts)}
         return out

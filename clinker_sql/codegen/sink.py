@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from sqlglot import exp
 
 from clinker_sql import sqlbuild as S
-from clinker_sql.codegen import multi_value, sort_key, split_write, unmapped
+from clinker_sql.codegen import multi_value, sink_split, sort_key, split_write, unmapped
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.fusion import LIVE
 from clinker_sql.codegen.names import LINE
@@ -232,11 +232,15 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
     cfg = plan.node.config
     name = plan.node.name
     input_view, sorted_by = _sort_order(ctx, plan, input_view)
+    if cfg.fan_out is not None and cfg.if_exists != "overwrite":
+        raise fail("CS001", f"sink '{name}': if_exists: {cfg.if_exists} on a path with "
+                   "{source_file} or {source_path} is not supported yet", cfg.path_loc)
     if cfg.fan_out is not None:  # each source file's records together, in the sink's order
         sorted_by = [exp.Ordered(this=S.col(SOURCE_FILE))] + sorted_by
     # the sink's keys read the records' fields, never a written column of the same name:
     # qualified by the name the write reads its records under
-    fanned = cfg.fan_out is not None and cfg.format in ("csv", "json")
+    fanned = (cfg.fan_out is not None or cfg.split is not None) and \
+        cfg.format in ("csv", "json")
     read_as = FANNED if fanned else RECORDS
     records = Sql(f"{ident(input_view)} AS {ident(RECORDS)}") if sorted_by else \
         ident(input_view)
@@ -261,9 +265,17 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
     if cfg.format in ("csv", "json"):
         line = csv_line(typed, cfg.delimiter) if cfg.format == "csv" else \
             json_line(typed, cfg.preserve_nulls)
-        split = None if cfg.fan_out is not None else \
+        split = None if cfg.fan_out is not None or cfg.split is not None else \
             split_write.chain_read(ctx, plan.upstream, input_view, plan.relation.view)
         source = records
+        if cfg.split is not None:  # cut into files as the output is assembled
+            source = Sql(f"(SELECT *, {sql(line)} AS {ident(LINE)} FROM {ident(input_view)}) "
+                         f"AS {FANNED}")
+            line = sink_split.framed_line(S.col(LINE), sink_split.group_key(
+                cfg, [n for n, _ in plan.relation.all_columns]))
+            fan_out = FanOut(cfg.path, None)  # assembled as a fan-out's files are
+            header += "; each line framed with its group key, cut into the split files " \
+                "when the output is assembled (codegen/sink_split.py)"
         if cfg.fan_out is not None:  # the line computed once, below its framing
             source = Sql(f"(SELECT *, {sql(line)} AS {ident(LINE)} FROM {ident(input_view)}) "
                          f"AS {FANNED}")
@@ -287,7 +299,10 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
                                      header=tuple(n for n, _, _ in plan.columns),
                                      include_header=cfg.include_header,
                                      delimiter=cfg.delimiter, json_format=cfg.json_format,
-                                     fan_out=fan_out, split=split_off)))
+                                     fan_out=fan_out, split=split_off,
+                                     if_exists=cfg.if_exists,
+                                     unique_suffix_width=cfg.unique_suffix_width,
+                                     segments=sink_split.segments(cfg))))
     ctx.compiled.sinks.append(SinkOutput(name, cfg.format, input_view, path=cfg.path,
                                          **observed))
 

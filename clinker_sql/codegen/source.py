@@ -11,6 +11,7 @@ from sqlglot import exp
 
 from clinker_sql import sqlbuild as S
 from clinker_sql.codegen import (
+    fixed_width,
     fusion,
     input_bytes,
     input_files,
@@ -40,11 +41,12 @@ from clinker_sql.codegen.templates import Sql, ident, literal, render, select_li
 from clinker_sql.config import model as m
 from clinker_sql.config.discovery import matched_files, relative
 from clinker_sql.cxl import types as T
+from clinker_sql.cxl.text import to_cell
 from clinker_sql.diagnostics import Diagnostic, fail
 
 # the rows of one file split, a column of `<source>.offsets`
 
-_SPARK_FORMAT = {"csv": "csv", "json": "json", "parquet": "parquet"}
+_SPARK_FORMAT = {"csv": "csv", "json": "json", "parquet": "parquet", "fixed_width": "text"}
 
 
 def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
@@ -97,10 +99,12 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         unmapped.absent(cfg, header if keys is None else list(keys))
     extra = [unmapped.raw_name(i) for i in range(len(widened))]
     columns = Sql(",\n    ".join(
-        [f"{sql(_split_value(p, c, cfg.format, missing, keys))} AS {ident(c.name)}"
+        [f"{sql(_split_value(p, c, cfg, missing, keys))} AS {ident(c.name)}"
          for p, c in zip(physical, cfg.schema)] +
         [f"{sql(unmapped.raw_value(cfg, h, keys))} AS {ident(r)}"
-         for h, r in zip(widened, extra)]))
+         for h, r in zip(widened, extra)] +
+        ([f"{sql(fixed_width.line_bytes(cfg))} AS {ident(fixed_width.LINE_BYTES)}"]
+         if cfg.format == "fixed_width" else [])))
     scan_columns = Sql(", ".join(f"scan.{ident(n)}" for n in [c.name for c in cfg.schema] + extra))
     file_expr = _file_path(_fixed_path(cfg), S.col("$file"))
     where = "fields of its records" if keys is not None else \
@@ -114,6 +118,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         "source_split.sql.j2", view=ident(split), raw=ident(raw), columns=columns),
         header=f"source {node.name}: the rows as text, with the split they were read "
                f"from{found}"))
+    if cfg.format == "fixed_width":  # CS111: a truncated field, a value that does not parse
+        fixed_width.compile_check(ctx, node, split)
     ctx.add(replace(checkpoint(split, node.name, "the files are parsed once (numbering the "
                                "rows and every consumer of the source would parse them again)"),
                     step=CheckpointStep(optional=_whole_files(cfg))))  # kept if read often
@@ -129,7 +135,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         c.source_name or c.name)) for c in cfg.schema if c.multiple and c.name not in missing}
     typed = [(c, S.cast(S.null(), T.spark_type_sql(multi_value.column_type(c)))
               if c.name in missing else multi_value.typed(c, parts[c.name], nulls)
-              if c.multiple else typed_value(S.col(c.name), c, nulls))
+              if c.multiple else fixed_width.typed_value(S.col(c.name), c)
+              if c.layout is not None else typed_value(S.col(c.name), c, nulls))
              for c in cfg.schema]
     if cfg.correlation_key:  # sketched while counted (correlation._sketch_bound)
         counted = replace(counted, ck_sketch=S.to_sql(_ck_text(cfg, dict(
@@ -164,7 +171,7 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         field=first_bad, value=S.case([(b, S.fn("coalesce", S.col(c.name), S.string("")))
                                        for c, b in bad]),
         category=S.string("type_coercion_failure"), detail=detail, stage=S.string("source"),
-        trigger=True, payload={name: S.col(name) for name in payload})
+        trigger=True, payload=_payload(cfg, typed))
     ctx.error_views.append(ErrorView(err, node.name, tuple(payload), 4, "E126"))
     if fusion.source_fuses(ctx, node):  # typed with the chain that reads it: one pass
         carry, carried = fusion.source_carry(ctx, node.name, rows, items, any_bad, entry)
@@ -180,6 +187,16 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         header=f"source {node.name}: DLQ entries for values that violate the declared type",
         step=counted_in(rows, sql(any_bad))))
     return relation
+
+
+def _payload(cfg: m.SourceConfig, typed: list[tuple[m.Column, exp.Expression]]
+             ) -> dict[str, exp.Expression]:
+    """A DLQ entry's record: each cell's text; a fixed-width record's values as its reader
+    typed them (the failing field null), written as a sink writes them."""
+    if cfg.format != "fixed_width":
+        return {c.name: S.col(c.name) for c, _ in typed}
+    return {c.name: to_cell(value.copy(), T.from_column(c.type, c.precision, c.scale))
+            for c, value in typed}
 
 
 def _utf8_check(ctx: Context, node: m.SourceNode, read: m.SourceConfig,
@@ -263,6 +280,9 @@ def _physical(cfg: m.SourceConfig) -> list[str]:
 
 def _no_rows(cfg: m.SourceConfig) -> exp.Expression:
     """The scan of a source whose files matched nothing: its columns, no row."""
+    if cfg.format == "fixed_width":
+        return exp.select(exp.alias_(S.cast(S.null(), "STRING"), S.ident(fixed_width.LINE))
+                          ).where(S.boolean(False))
     return exp.select(*[exp.alias_(S.cast(S.null(), "STRING"), S.ident(n))
                         for n in _physical(cfg)]).where(S.boolean(False))
 
@@ -366,12 +386,15 @@ def _whole_files(cfg: m.SourceConfig) -> bool:
     return cfg.format == "csv" or (cfg.format == "json" and cfg.json.format != "ndjson")
 
 
-def _split_value(physical: str, column: m.Column, fmt: str, missing: set[str],
+def _split_value(physical: str, column: m.Column, cfg: m.SourceConfig, missing: set[str],
                  keys: dict[str, str] | None) -> exp.Expression:
     """A declared column's text in the split view; null when the file lacks it; a JSON
     source's multi-value field as its array's JSON text."""
+    fmt = cfg.format
     if column.name in missing:
         return S.cast(S.null(), "STRING")
+    if column.layout is not None:  # a fixed-width field (codegen/fixed_width.py)
+        return fixed_width.field_text(cfg, column)
     if fmt == "json" and column.multiple:
         return multi_value.raw_text(unmapped.path(physical), (keys or {}).get(physical))
     if fmt == "json":  # a dotted name is a nested field: `customer`.`name`
@@ -440,6 +463,14 @@ def _type_error_detail(node: m.SourceNode, cfg: m.SourceConfig,
                              f'declared_type={_TYPE_NAMES.get(c.type, c.type)}: value "'),
                     S.fn("coalesce", S.col(c.name), S.string("")),
                     S.string(f'" is not a valid {_TYPE_NAMES.get(c.type, c.type)}'))
+        if c.layout is not None:  # a fixed-width field: only a blank one reaches the DLQ
+            text = S.fn("concat", S.string(f'[E126] source="{node.name}" file="'),
+                        S.col(SOURCE_FILE), S.string('" row='),
+                        S.cast(S.col(source_order.LINE if cfg.sort_order else SOURCE_ROW),
+                               "STRING"),
+                        S.string(f' column={i + 1} field="{c.name}" declared_type='
+                                 f'{_TYPE_NAMES.get(c.type, "String")}: null is not a valid '
+                                 f'{_TYPE_NAMES.get(c.type, "String")}'))
         whens.append((b, text))
     return S.case(whens)
 
@@ -476,4 +507,6 @@ def _options(cfg: m.SourceConfig) -> list[tuple[str, str]]:
         multi = "false" if cfg.json.format == "ndjson" else "true"
         return [("path", path), ("multiLine", multi), ("mode", "FAILFAST"),
                 ("primitivesAsString", "true"), ("prefersDecimal", "false")]
+    if cfg.format == "fixed_width":
+        return fixed_width.spark_options(path)
     return [("path", path)]

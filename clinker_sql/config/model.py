@@ -29,6 +29,18 @@ class CxlSource:
 
 
 @dataclass(frozen=True)
+class FixedField:
+    """A fixed-width column's byte range and padding (Clinker's ResolvedField): bytes
+    `start` to `start + width` of the line; `trim` strips the `pad` character from the
+    side opposite `justify`, then whitespace."""
+    start: int
+    width: int
+    justify: str = "left"  # left | right
+    pad: str = " "  # one ASCII character; "" strips whitespace only
+    trim: bool = True
+
+
+@dataclass(frozen=True)
 class Column:
     name: str
     type: str
@@ -39,6 +51,7 @@ class Column:
     scale: int | None = None
     source_name: str | None = None
     multiple: bool = False  # an array of values of `type` (codegen/multi_value.py)
+    layout: FixedField | None = None  # a fixed-width source's byte range (fixed_width.py)
 
 
 @dataclass(frozen=True)
@@ -122,7 +135,7 @@ class FileControls:
 @dataclass(frozen=True)
 class SourceConfig:
     name: str
-    format: str  # csv | json | parquet
+    format: str  # csv | json | parquet | fixed_width
     paths: tuple[str, ...]
     path_kind: str  # path | paths | glob
     schema: tuple[Column, ...]
@@ -141,6 +154,7 @@ class SourceConfig:
     on_unsorted: str = "warn"
     files: FileControls = FileControls()  # `files:`: which files, in which order
     split_values: tuple[SplitValues, ...] = ()  # a CSV source's multi-value cells
+    line_separator: str = "lf"  # a fixed-width source's `options.line_separator`: lf | crlf
 
 
 @dataclass(frozen=True)
@@ -150,6 +164,20 @@ class FanOut:
     source file (runtime/outputs.py)."""
     template: str
     source: str  # the source node whose files the sink's records come from
+
+
+@dataclass(frozen=True)
+class SinkSplit:
+    """A sink's `split:` (Clinker's SplitConfig): a new file once the current one holds
+    `max_records` records or `max_bytes` bytes, only where `group_key` changes when
+    given; files named by `naming` ({stem}, {ext}, one {seq:NN}) next to the sink's
+    path (config/sink_split.py, runtime/outputs.py)."""
+    max_records: int | None = None
+    max_bytes: int | None = None
+    group_key: str | None = None
+    naming: str = "{stem}_{seq:04}.{ext}"
+    repeat_header: bool = True
+    oversize_group: str = "warn"  # warn | error | allow
 
 
 @dataclass(frozen=True)
@@ -176,6 +204,9 @@ class SinkConfig:
     # a path with `{token}`s (config/path_template.py), rendered by config/sink_paths.py
     template: PathTemplate | None = None
     fan_out: FanOut | None = None  # one file per source file (config/sink_paths.py)
+    split: SinkSplit | None = None  # several files, cut by size (config/sink_split.py)
+    if_exists: str = "overwrite"  # overwrite | error | unique_suffix
+    unique_suffix_width: int = 0  # unique_suffix: the `-N` counter's zero-padded width
 
     @property
     def target(self) -> str:

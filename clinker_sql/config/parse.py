@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from clinker_sql.config import model as m
-from clinker_sql.config import multi_value, path_template
+from clinker_sql.config import fixed_width, multi_value, path_template, sink_split
 from clinker_sql.config.checks import check_path, check_regular, check_symlink, shown
 from clinker_sql.config.fields import Fields, type_name
 from clinker_sql.config.limits import check_name
@@ -329,9 +329,9 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     if fmt in ("ndjson",):
         raise fail("E000", "there is no 'type: ndjson'", c.node.get("type").loc,
                    "write `type: json` with `options: {format: ndjson}`")
-    if fmt not in ("csv", "json", "parquet"):
+    if fmt not in ("csv", "json", "parquet", "fixed_width"):
         raise fail("CS001", f"source format '{fmt}' is not supported by clinker-sql",
-                   c.node.get("type").loc, "supported: csv, json, parquet")
+                   c.node.get("type").loc, "supported: csv, json, parquet, fixed_width")
     matchers = [k for k in ("path", "glob", "regex", "paths") if c.has(k)]
     if len(matchers) > 1:
         raise fail("E210", f"{what} declares {', '.join(matchers)}; give exactly one",
@@ -346,7 +346,7 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         paths, _ = c.str_list("paths")
     else:
         paths = [c.str(kind, required=True)]
-    csv_opts, json_opts = m.CsvOptions(), m.JsonOptions()
+    csv_opts, json_opts, line_sep = m.CsvOptions(), m.JsonOptions(), "lf"
     opts = c.raw("options")
     if opts is not None:
         o = Fields(opts, f"options of {what}")
@@ -364,10 +364,14 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
             json_opts = m.JsonOptions(format=o.choice("format", ("array", "ndjson", "object")),
                                       record_path=o.str("record_path"))
             _check_record_path(json_opts.record_path, what, o.key_loc("record_path"))
+        elif fmt == "fixed_width":
+            line_sep = fixed_width.line_separator(o)
         o.done()
     if not c.has("schema"):
         raise fail("E201", f"{what} has no schema: block", c.loc)
-    schema = _schema(c.raw("schema"), what, ctx)
+    if fmt == "fixed_width":
+        fixed_width.refuse_multi_record(c.node.get("schema"))
+    schema = _schema(c.raw("schema"), what, ctx, layout=fmt == "fixed_width")
     ck, ck_node = c.str_list("correlation_key", allow_single=True)
     if ck_node is not None and not ck:
         raise fail("E000", "correlation_key must not be empty", ck_node.loc)
@@ -404,7 +408,7 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
                          watermark=watermark, document_dlq=c.key_loc("dlq_granularity")
                          if granularity == "document" else None,
                          sort_order=sorted_by, on_unsorted=on_unsorted, files=files,
-                         split_values=splits)
+                         split_values=splits, line_separator=line_sep)
     multi_value.check_source(cfg, what, c.loc, fan_out)
     return m.SourceNode(**common, config=cfg)
 
@@ -529,7 +533,10 @@ def _schema_file(node: YScalar, what: str, ctx: _Ctx) -> YNode:
     return loaded
 
 
-def _schema(node: YNode, what: str, ctx: _Ctx) -> tuple[m.Column, ...]:
+def _schema(node: YNode, what: str, ctx: _Ctx, layout: bool = False
+            ) -> tuple[m.Column, ...]:
+    """A column list; `layout`: a fixed-width source's, each column with its byte range
+    (config/fixed_width.py)."""
     if isinstance(node, YScalar) and isinstance(node.value, str):
         node = _schema_file(node, what, ctx)
     if isinstance(node, YMap) and "generated" in node.entries:
@@ -555,16 +562,21 @@ def _schema(node: YNode, what: str, ctx: _Ctx) -> tuple[m.Column, ...]:
         fmt = c.str("format")
         source_name = c.str("source_name")
         multiple = c.bool("multiple", False)
-        c.refuse(("required", "default", "coerce", "enum", "long_unique", "start",
-                  "width", "end", "justify", "pad"), "column option '{key}' is not supported yet")
+        fixed = fixed_width.column_layout(c, name) if layout else None
+        c.refuse(("required", "default", "coerce", "enum", "long_unique") + (
+            () if layout else ("start", "width", "end", "justify", "pad")),
+            "column option '{key}' is not supported yet")
         c.done()
         if fmt is not None and ctype not in ("date", "date_time"):
             raise fail("E000", "'format' applies to date and date_time columns only", c.loc)
         if multiple and ctype in ("array", "map"):
             raise fail("CS001", f"column '{name}': `multiple: true` on a column of type "
                        f"{ctype} is not supported", c.loc)
+        if fixed is not None and (multiple or ctype in ("array", "map")):
+            raise fail("CS001", f"column '{name}': a fixed-width column of type {ctype}"
+                       f"{' with `multiple: true`' * multiple} is not supported", c.loc)
         cols.append(m.Column(name, ctype, nullable, c.loc, fmt, precision, scale, source_name,
-                             multiple))
+                             multiple, fixed))
     return tuple(cols)
 
 
@@ -854,9 +866,7 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         correlation_fanout_policy=c.choice("correlation_fanout_policy", ("any", "all", "primary")),
         template=template,
     )
-    if_exists = c.choice("if_exists", ("overwrite", "error", "unique_suffix"), "overwrite")
-    if if_exists != "overwrite":
-        raise fail("CS001", f"if_exists: {if_exists} is not supported yet", c.key_loc("if_exists"))
+    cfg = _sink_files(c, cfg, what)
     sort_node = c.raw("sort_order")
     if sort_node is not None:
         cfg = replace(cfg, sort_order=sort_keys(sort_node, f"sort_order of {what}"))
@@ -866,10 +876,31 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     joins = multi_value.join_values(c.raw("join_values"), fmt, what)
     if joins:
         cfg = replace(cfg, join_values=joins)
-    c.refuse(("split", "write_meta",
-              "reconstruct_envelope", "unique_suffix_width"), "sink '{key}' is not supported yet")
+    c.refuse(("write_meta", "reconstruct_envelope"), "sink '{key}' is not supported yet")
     c.done()
     return m.SinkNode(**common, input=ref, config=cfg)
+
+
+def _sink_files(c: Fields, cfg: m.SinkConfig, what: str) -> m.SinkConfig:
+    """A file sink's `split:` (config/sink_split.py), `if_exists` and
+    `unique_suffix_width`."""
+    if_exists = c.choice("if_exists", ("overwrite", "error", "unique_suffix"), "overwrite")
+    width = c.int("unique_suffix_width", 0)
+    if not 0 <= width <= 255:
+        raise fail("E000", "unique_suffix_width must be a width from 0 to 255",
+                   c.key_loc("unique_suffix_width"))
+    cfg = replace(cfg, if_exists=if_exists, unique_suffix_width=width)
+    node = c.raw("split")
+    if node is None:
+        return cfg
+    split = sink_split.parse_split(node, what)
+    if cfg.format not in ("csv", "json"):
+        raise fail("CS001", f"split: on a {cfg.format} sink is not supported yet",
+                   c.key_loc("split"), "split a csv or json sink")
+    if cfg.template is not None:
+        raise fail("CS001", "split: on a sink whose path holds {tokens} is not supported yet",
+                   c.key_loc("split"))
+    return replace(cfg, split=split)
 
 
 def sort_keys(node: YNode, what: str) -> tuple[m.SortKey, ...]:

@@ -18,8 +18,9 @@ from pathlib import Path, PurePath
 from typing import TextIO
 
 from clinker_sql.codegen.run_plan import WriteStep
+from clinker_sql.codegen.sink_split import OVERSIZE
 from clinker_sql.codegen.split_write import MARKER
-from clinker_sql.config import path_template
+from clinker_sql.config import path_template, sink_split
 from clinker_sql.diagnostics import fail
 from clinker_sql.runtime.leftovers import RunFiles
 
@@ -50,8 +51,27 @@ def _parts(staging: Path) -> list[Path]:
     return sorted(p for p in staging.iterdir() if p.name.startswith("part-"))
 
 
+def destination(step: WriteStep, base: Path, path: str, taken: set[Path] = frozenset()
+                ) -> Path:
+    """Where an output goes under the sink's `if_exists` (Clinker's open_output):
+    `overwrite` its path; `error` its path unless a file is there (E-SEC-001, before
+    anything is moved into place); `unique_suffix` its path, or the first of `-1`, `-2`,
+    ... (zero-padded to `unique_suffix_width`) before its extension that no file holds
+    and no other output of the run has taken."""
+    target = base / path
+    if step.if_exists == "error" and os.path.lexists(target):
+        raise fail("E-SEC-001", f'output file already exists: "{path}" — set if_exists: '
+                   "overwrite", hint="or if_exists: unique_suffix")
+    if step.if_exists == "unique_suffix":
+        n = 0
+        while os.path.lexists(target) or target in taken:
+            n += 1
+            target = base / sink_split.unique_suffixed(path, n, step.unique_suffix_width)
+    return target
+
+
 def assemble(step: WriteStep, base: Path) -> PendingOutput:
-    path = base / step.path
+    path = destination(step, base, step.path)
     staging = base / step.staging
     temp = temp_path(path)
     fmt = step.format
@@ -83,7 +103,10 @@ def assemble_fan_out(step: WriteStep, base: Path, files: list[str]) -> list[Pend
     source read (`files`, in reading order), each with the records read from it, in the
     sink's order (the write groups them by file). Each staged record is framed with its
     file (codegen/sink.py, `fan_out_line`). A listed file none of whose records reach the
-    sink gets an output without rows, as a sink no row reaches."""
+    sink gets an output without rows, as a sink no row reaches. A sink's `split:` is
+    assembled the same way (`assemble_segments`)."""
+    if step.segments is not None:
+        return assemble_segments(step, base)
     template = path_template.parse(step.fan_out.template, None)
     staging = base / step.staging
     targets: dict[str, Path] = {}
@@ -139,6 +162,58 @@ def assemble_fan_out(step: WriteStep, base: Path, files: list[str]) -> list[Pend
     return list(done.values())
 
 
+def assemble_segments(step: WriteStep, base: Path) -> list[PendingOutput]:
+    """A sink's `split:` files (codegen/sink_split.py): the staged records, in the sink's
+    order and each framed with its group key, cut by Clinker's SplittingWriter rule: the
+    first record opens file 1; before each other record, a file holding `max_records`
+    records or `max_bytes` bytes (its header included) is closed and the next opened,
+    with `group_key` only where the key changes. A group that outgrows the limits stays
+    in its file (`oversize_group: error` stops the run, CS112). No record: no file."""
+    seg = step.segments
+    staging = base / step.staging
+    done: list[PendingOutput] = []
+    taken: set[Path] = set()
+    writer: _Writer | None = None
+    records, key, oversize = 0, None, False
+
+    def open_next() -> _Writer:
+        path = destination(step, base, sink_split.render(seg.naming, step.path,
+                                                         len(done) + 1), taken)
+        taken.add(path)
+        out = _Writer(step, PendingOutput(path, staging, temp_path(path)))
+        done.append(out.pending)
+        return out
+
+    try:
+        for k, record in _framed(staging):
+            if writer is None:
+                writer = open_next()
+            else:
+                full = (seg.max_records is not None and records >= seg.max_records) or (
+                    seg.max_bytes is not None and writer.bytes >= seg.max_bytes)
+                if full and (not seg.grouped or k != key):
+                    writer.close()
+                    writer, records, oversize = open_next(), 0, False
+                elif full and not oversize:
+                    oversize = True
+                    if seg.oversize_group == "error":
+                        raise fail(OVERSIZE, "oversize group: single key group "
+                                   f"exceeds split limit ({records} records) in "
+                                   f"{writer.pending.path.name}",
+                                   hint="raise the limits, or set oversize_group: warn")
+            key = k
+            writer.write(record)
+            records += 1
+        if writer is not None:
+            writer.close()
+    except BaseException:
+        if writer is not None:
+            writer.close()
+        discard(done, [])
+        raise
+    return done
+
+
 class _Writer:
     """One output file (its temporary copy) of a text sink: the CSV header or the JSON
     array's brackets around the records written."""
@@ -148,17 +223,22 @@ class _Writer:
         self.array = not self.csv and step.json_format != "ndjson"
         self.out = open(pending.temp, "w", encoding="utf-8", newline="")
         self.first = True
+        self.bytes = 0  # written so far (a split sink's max_bytes)
         if self.csv and step.include_header:
             delim = step.delimiter
-            self.out.write(delim.join(_csv_cell(h, delim) for h in step.header) + "\n")
+            self._put(delim.join(_csv_cell(h, delim) for h in step.header) + "\n")
         elif self.array:
-            self.out.write("[")
+            self._put("[")
+
+    def _put(self, text: str) -> None:
+        self.out.write(text)
+        self.bytes += len(text.encode("utf-8"))
 
     def write(self, record: str) -> None:
         if self.array:
-            self.out.write(("\n" if self.first else ",\n") + record)
+            self._put(("\n" if self.first else ",\n") + record)
         else:
-            self.out.write(record + "\n")
+            self._put(record + "\n")
         self.first = False
 
     def close(self) -> None:
