@@ -76,7 +76,19 @@ class Project:
         return compile_pipeline(pipeline, base or self.base)
 
     def write(self, compiled: Compiled | None = None) -> Path:
-        return write_target(compiled or self.compile(), self.out_dir)
+        compiled = compiled or self.compile()
+        return write_target(compiled, self.out_dir, self.folder(compiled.pipeline))
+
+    def folder(self, pipeline: str) -> str:
+        """The pipeline's folder under OUT: `<pipeline>`, and with overlays
+        `<pipeline>@<channel>+<group>...`, so that each tenant's SQL is compiled (and
+        pinned by `compile --check`) in a folder of its own."""
+        name = safe_name(pipeline)
+        if self.channel:
+            name += "@" + safe_name(self.channel)
+        for group in self.groups:
+            name += "+" + safe_name(group)
+        return name
 
     def run(self, executor: Executor | None = None, progress=None,
             base: Path | None = None, thrift: ThriftTarget | None = None) -> RunResult:
@@ -95,7 +107,7 @@ class Project:
             result = self._execute(compiled, executor, thrift, base, progress, partial)
         except BaseException as exc:  # every failed run is recorded, then reported
             try:
-                write_failed_run_results(model.name, exc, self.out_dir / safe_name(model.name),
+                write_failed_run_results(model.name, exc, self.out_dir / self.folder(model.name),
                                          started, compiled, partial)
             except OSError:
                 pass  # the failure itself is what the command reports
@@ -114,4 +126,4 @@ class Project:
         return run_compiled(compiled, executor, base, progress, partial)
 
     def target_dir(self, compiled: Compiled) -> Path:
-        return self.out_dir / safe_name(compiled.pipeline)
+        return self.out_dir / self.folder(compiled.pipeline)

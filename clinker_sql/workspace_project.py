@@ -89,7 +89,7 @@ class Workspace:
             "pipelines": [{
                 "name": m.entry.name,
                 "file": m.entry.rel,
-                "target": safe_name(m.model.name) if m.model is not None else None,
+                "target": m.project.folder(m.model.name) if m.model is not None else None,
                 "depends_on": m.depends_on,
             } for m in members],
         }

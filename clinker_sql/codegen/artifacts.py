@@ -169,10 +169,11 @@ def compiled_file(name: str) -> bool:
                                              ENGINE_DIR)
 
 
-def write_target(compiled: Compiled, out_dir: str | Path) -> Path:
-    """Write OUT/<pipeline>/ at once: a failure leaves the previous files as they were,
-    and a success leaves no .sql file of an earlier compile (codegen/atomic_folder.py)."""
-    target = Path(out_dir) / safe_name(compiled.pipeline)
+def write_target(compiled: Compiled, out_dir: str | Path, folder: str | None = None) -> Path:
+    """Write OUT/<pipeline>/ (or OUT/<folder>/) at once: a failure leaves the previous files
+    as they were, and a success leaves no .sql file of an earlier compile
+    (codegen/atomic_folder.py)."""
+    target = Path(out_dir) / (folder or safe_name(compiled.pipeline))
     contents = files(compiled)
     try:
         write_folder(target, contents, compiled_file)

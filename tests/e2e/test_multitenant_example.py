@@ -49,3 +49,26 @@ def test_overriding_the_fixed_threshold_is_e103(workspace, tmp_path):
     with pytest.raises(DiagnosticError) as info:
         project.compile()
     assert info.value.diagnostics[0].code == "E103"
+
+
+def test_each_tenant_compiles_into_a_folder_of_its_own(workspace, tmp_path):
+    from click.testing import CliRunner
+
+    from clinker_sql.cli import cli
+
+    pipeline = str(workspace / "pipeline" / "order_fulfillment.yaml")
+    out = tmp_path / "target"
+    for extra in ([], ["--channel", "globex"], ["--channel", "initech"],
+                  ["--group", "enterprise"]):
+        result = CliRunner().invoke(cli, ["compile", pipeline, "--base-dir", str(workspace),
+                                          "--out", str(out), *extra])
+        assert result.exit_code == 0, result.output
+    folders = sorted(p.name for p in out.iterdir())
+    assert folders == ["order_fulfillment", "order_fulfillment+enterprise",
+                       "order_fulfillment@globex", "order_fulfillment@initech"]
+    # initech bypasses normalize: its compiled folder has no node file for it
+    assert (out / "order_fulfillment" / "nodes" / "normalize.sql").is_file()
+    assert not (out / "order_fulfillment@initech" / "nodes" / "normalize.sql").exists()
+    result = CliRunner().invoke(cli, ["compile", pipeline, "--base-dir", str(workspace),
+                                      "--out", str(out), "--channel", "globex", "--check"])
+    assert result.exit_code == 0 and "up to date" in result.output, result.output
