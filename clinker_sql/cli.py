@@ -25,12 +25,27 @@ def _print_diagnostics(diags: list[Diagnostic]) -> None:
         click.echo(d.render(), err=True)
 
 
-def _guard(fn):
-    """Run a command body; diagnostics become messages and exit codes."""
+def _json_diagnostics(diags: list[Diagnostic]) -> None:
+    import json
+
+    for d in diags:
+        loc = d.location
+        click.echo(json.dumps({"event": "diagnostic", "code": d.code, "message": d.message,
+                               **({"file": loc.file, "line": loc.line, "column": loc.column}
+                                  if loc is not None else {})}, ensure_ascii=False),
+                   err=True)
+
+
+def _guard(fn, json_log: bool = False):
+    """Run a command body; diagnostics become messages and exit codes (`json_log`: one
+    JSON object a line, `--log-format json`)."""
     try:
         return fn()
     except DiagnosticError as exc:
-        _print_diagnostics(exc.diagnostics)
+        if json_log:
+            _json_diagnostics(exc.diagnostics)
+        else:
+            _print_diagnostics(exc.diagnostics)
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:  # SIGINT, or SIGTERM (runtime/signals.py)
         click.echo("interrupted", err=True)
@@ -245,6 +260,11 @@ def validate_cmd(pipeline: Path, select: tuple[str, ...], allow_absolute: bool,
 @_ABSOLUTE
 @click.option("--quiet", "-q", is_flag=True,
               help="Print only the summary line (no progress display).")
+@click.option("--log-format", "log_format", type=click.Choice(["text", "json"]),
+              default="text", show_default=True,
+              help="json: the progress, the diagnostics and the summary as one JSON object "
+                   "a line (for log collectors). Every run also writes its events to "
+                   "OUT/<pipeline>/run.log.")
 @click.option("--explain", "explain", is_flag=False, flag_value="text", default=None,
               type=click.Choice(["text", "json", "dot", "mermaid"]),
               help="Print the plan (as `clinker-sql explain PIPELINE`) and exit without "
@@ -271,7 +291,8 @@ def validate_cmd(pipeline: Path, select: tuple[str, ...], allow_absolute: bool,
               help="Thrift: whether the server sees this machine's paths [default: only "
                    "when it runs on this machine].")
 @_layer
-def run_cmd(pipeline: Path, select: tuple[str, ...], out_dir: Path, quiet: bool, explain: str | None, target: str,
+def run_cmd(pipeline: Path, select: tuple[str, ...], out_dir: Path, quiet: bool,
+            log_format: str, explain: str | None, target: str,
             profiles_dir: Path | None, profile: str | None, database: str | None, user: str | None,
             auth: str | None, password_env: str | None, statement_timeout: float | None,
             shared_filesystem: bool | None, allow_absolute: bool, **layer) -> None:
@@ -302,23 +323,35 @@ def run_cmd(pipeline: Path, select: tuple[str, ...], out_dir: Path, quiet: bool,
         if ws is not None:
             from clinker_sql.cli_workspace import run_workspace
 
-            sys.exit(run_workspace(ws, thrift, quiet))
+            sys.exit(run_workspace(ws, thrift, quiet, log_format))
         project = _project(pipeline, allow_absolute, out_dir, layer)
-        _print_overlay(project)
+        if log_format == "text":
+            _print_overlay(project)
 
         from clinker_sql.runtime.progress import RunProgress, choose_mode
 
         stream = sys.stderr
-        progress = RunProgress(stream, choose_mode(stream, quiet))
+        progress = RunProgress(stream, "json" if log_format == "json" else
+                               choose_mode(stream, quiet))
         try:
             result = project.run(progress=progress, thrift=thrift)
         except BaseException:
             progress.close(failed=True)
             raise
         progress.close()
-        click.echo(result.summary)
+        click.echo(_summary(result, log_format))
         sys.exit(result.exit_code)
-    _guard(body)
+    _guard(body, json_log=log_format == "json")
+
+
+def _summary(result, log_format: str) -> str:
+    """The run's last line: Clinker's summary, or a JSON object with its counts."""
+    if log_format != "json":
+        return result.summary
+    import json
+
+    return json.dumps({"event": "run_finished", "summary": result.summary,
+                       "exit_code": result.exit_code, "counts": result.counts})
 
 
 def _thrift_target(target: str, profiles_dir: Path | None, profile: str | None = None,

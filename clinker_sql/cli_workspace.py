@@ -88,12 +88,13 @@ def validate_workspace(ws: Workspace) -> int:
     return _loop(ws, step, "Validated", manifest=False)
 
 
-def run_workspace(ws: Workspace, thrift, quiet: bool) -> int:
+def run_workspace(ws: Workspace, thrift, quiet: bool, log_format: str = "text") -> int:
     from clinker_sql.runtime.progress import RunProgress, choose_mode
 
     def step(member: Member) -> int:
         stream = sys.stderr
-        progress = RunProgress(stream, choose_mode(stream, quiet))
+        progress = RunProgress(stream, "json" if log_format == "json" else
+                               choose_mode(stream, quiet))
         try:
             result = member.project.run(progress=progress, thrift=thrift)
         except BaseException:

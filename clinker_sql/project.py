@@ -111,8 +111,10 @@ class Project:
                                          started, compiled, partial)
             except OSError:
                 pass  # the failure itself is what the command reports
+            _write_log(progress, self.out_dir / self.folder(model.name), failed=True)
             raise
         write_run_results(compiled, result, target, started)
+        _write_log(progress, target)
         return result
 
     @staticmethod
@@ -127,3 +129,11 @@ class Project:
 
     def target_dir(self, compiled: Compiled) -> Path:
         return self.out_dir / self.folder(compiled.pipeline)
+
+
+def _write_log(progress, folder: Path, failed: bool = False) -> None:
+    """The run's events (runtime/progress.py) as `run.log` in its compiled folder, once
+    its last step is closed (closing again is a no-op for the caller)."""
+    if hasattr(progress, "write_log") and folder.is_dir():
+        progress.close(failed=failed)
+        progress.write_log(folder)

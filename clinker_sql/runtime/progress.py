@@ -6,15 +6,18 @@ retraction passes). Steps are grouped by node: consecutive statements of one nod
 one step; the statements that belong to no node (the DLQ and commit views) are the
 `DLQ and commit` step, the session settings (and Spark's start) the `session` step; each output write and the whole retraction fixpoint are steps too.
 
-Three modes: `live` on a terminal (one line per step, the running one updated in place
+Four modes: `json` (`--log-format json`: one JSON object a line, for log collectors),
+`live` on a terminal (one line per step, the running one updated in place
 with its elapsed time), `plain` otherwise, for CI logs (`writing X` before each write, and
 one line per finished step that took a second or more, each write and each retraction
 pass; a failure prints only its diagnostic), `quiet` (nothing). Every step's time is in
-run_results.json either way.
+run_results.json either way, and every event (`events`) in the compiled folder's
+`run.log`, one JSON object a line, whatever the mode.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -58,6 +61,7 @@ class RunProgress:
         self.statements = 0
         self.passes = 0
         self.steps: list[tuple[str, float]] = []  # finished steps, for tests and summaries
+        self.events: list[dict[str, Any]] = []  # every event, for run.log (`event`)
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
@@ -69,6 +73,8 @@ class RunProgress:
             label = _label(stmt)
             if label != self.label:
                 self._switch(label)
+                if stmt.kind == "write":
+                    self.event("write_started", sink=stmt.name)
                 if self.mode == "plain" and stmt.kind == "write":
                     self._print(f"  writing {stmt.name}")
             self.statements += 1
@@ -82,6 +88,7 @@ class RunProgress:
                 if self.label != "retraction":
                     self._switch("retraction")
                 self.passes += 1
+                self.event("retraction_pass", name=entry["name"], seconds=entry["seconds"])
                 if self.mode == "plain":
                     self._print(f"  {entry['name']:<{WIDTH}} {_seconds(entry['seconds'])}")
             self.detail = f"{entry['name']}" + (
@@ -96,6 +103,25 @@ class RunProgress:
         self._stop.set()
         if self._ticker is not None:
             self._ticker.join(timeout=1)
+
+    def event(self, name: str, **fields: Any) -> dict[str, Any]:
+        """Record an event (and print it as a JSON line in `json` mode)."""
+        entry = {"ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + "Z",
+                 "event": name, **fields}
+        self.events.append(entry)
+        if self.mode == "json":
+            self.stream.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            self.stream.flush()
+        return entry
+
+    def write_log(self, folder) -> None:
+        """The run's events as the compiled folder's `run.log` (JSON lines)."""
+        try:
+            with open(os.path.join(folder, "run.log"), "w", encoding="utf-8") as f:
+                for entry in self.events:
+                    f.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        except OSError:
+            pass  # the log is a convenience: the run's outcome is run_results.json
 
     # ---- drawing -------------------------------------------------------------------------
     def _switch(self, label: str) -> None:
@@ -112,6 +138,8 @@ class RunProgress:
             return
         elapsed = time.perf_counter() - self.started
         self.steps.append((self.label, elapsed))
+        self.event("step_finished", step=self.label, seconds=round(elapsed, 4),
+                   **({"failed": True} if failed else {}))
         extra = f"  ({self.passes} passes)" if self.label == "retraction" else ""
         if self.mode == "live":
             mark = "✗" if failed else "✓"
