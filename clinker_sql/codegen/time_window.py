@@ -26,8 +26,9 @@ emits its rows in window order (codegen/aggregate.py).
 Out of reach, refused (CS001): rows from more than one source (the watermark is the
 minimum of the sources' running maxima, in an arrival order across sources), a path
 from the source through anything but transforms and routes, a transform on it that
-writes the watermark column, correlation keys, and `fail_fast` (Clinker writes late
-records to the DLQ without stopping).
+writes the watermark column or fans records out, and correlation keys; under
+`fail_fast`, a late record refuses the run when it is found (Clinker writes it to the
+DLQ and goes on, which a fail_fast run here cannot).
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from clinker_sql.codegen.plan import (
     Relation,
     Statement,
 )
+from clinker_sql.codegen.run_plan import CheckStep
 from clinker_sql.codegen.templates import ident, render, select_list, sql
 from clinker_sql.config import model as m
 from clinker_sql.cxl import ast as a
@@ -222,7 +224,22 @@ def _event_time(value: exp.Expression, kind: str, delay_us: int) -> exp.Expressi
 
 def _late_records(ctx: Context, node: m.AggregateNode, upstream: Relation, events: str
                   ) -> None:
-    """Clinker's `push_late_record`: the window's bounds in nanoseconds in the detail."""
+    """Clinker's `push_late_record`: the window's bounds in nanoseconds in the detail.
+    Under `fail_fast` Clinker still writes a late record to the DLQ and goes on, which a
+    fail_fast run here cannot: a late record refuses the run (CS001) instead."""
+    if ctx.pipeline.error_handling.strategy == "fail_fast":
+        detail = S.fn("concat", S.string(f"aggregate '{node.name}': a record of source '"),
+                      S.col(SOURCE_NAME), S.string("' arrives after every window it falls in "
+                                                   "closed; a late record under `strategy: "
+                                                   "fail_fast` is not supported yet (Clinker "
+                                                   "writes it to the DLQ and goes on)"))
+        check = exp.select(exp.alias_(detail, "detail")).from_(
+            exp.Table(this=S.ident(events))).where(S.col(LATE)).order_by(
+            *upstream.order_by()).limit(1)
+        ctx.add(Statement("check", node.name, ctx.view(node.name, "late"), S.to_sql(check),
+                          header=f"aggregate {node.name}: under fail_fast, a late record "
+                                 "refuses the run", step=CheckStep(code="CS001")))
+        return
     def nanos(c: str) -> exp.Expression:
         return S.cast(exp.Mul(this=S.cast(S.col(c), "DECIMAL(38,0)"),
                               expression=exp.Literal.number(1000)), "STRING")
@@ -251,10 +268,6 @@ def _source(ctx: Context, node: m.AggregateNode, upstream: Relation) -> m.Source
     leave its watermark column as it was read."""
     window = node.time_window
     assert window is not None
-    if ctx.pipeline.error_handling.strategy == "fail_fast":
-        raise fail("CS001", f"aggregate '{node.name}': a time window under `strategy: "
-                   "fail_fast` is not supported yet (Clinker writes late records to the DLQ "
-                   "without stopping)", window.loc)
     if upstream.ck:
         raise fail("CS001", f"aggregate '{node.name}': a time window over rows with "
                    "correlation keys is not supported yet", window.loc)
