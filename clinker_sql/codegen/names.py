@@ -68,6 +68,11 @@ WINDOW_LAST = "$window.last"
 SESSION_NEW = "$session.new"
 SESSION_NUMBER = "$session.number"
 LATE = "$late"
+CLOSE = "$close"
+BLOCK = "$merge.input"
+BLOCK_OPEN = "$merge.open"
+BLOCK_BEFORE = "$merge.before"
+BLOCK_MAX = "$merge.max."
 
 # -- the pipeline's own views
 TRIGGERS_VIEW = "$pipeline.triggers"
@@ -154,6 +159,12 @@ LEGEND: tuple[Name, ...] = (
     Name(SESSION_NEW, _C, "1 when a record starts a new session of its group key"),
     Name(SESSION_NUMBER, _C, "the number of a record's session among its group key's"),
     Name(LATE, _C, "every window the record falls in had closed: it goes to the DLQ"),
+    Name(CLOSE, _C, "the watermark at which every window of the record has closed"),
+    Name(BLOCK, _C, "the merge input a record came through: the inputs arrive in turn"),
+    Name(BLOCK_OPEN, _C, "the first record of its input not late when it arrives"),
+    Name(BLOCK_OPEN + ".<n>", _C, "that record for the n-th input"),
+    Name(BLOCK_BEFORE, _C, "the watermark the inputs before the record's left"),
+    Name(BLOCK_MAX + "<n>", _C, "the n-th input's largest event time, past its first not late"),
     Name("$when.<branch>", _C, "a route branch's condition for the row"),
     Name("<node>.scan", _S, "a source's files as Spark reads them"),
     Name("<node>.split", _S, "a source's rows as text, with the split they were read from"),

@@ -23,10 +23,13 @@ running maximum over the records before it, in arrival order.
 The aggregate then groups by `group_by` plus the window's start (`$window.start`), and
 emits its rows in window order (codegen/aggregate.py).
 
-Out of reach, refused (CS001): rows from more than one source (the watermark is the
-minimum of the sources' running maxima, in an arrival order across sources), a path
-from the source through anything but transforms and routes, a transform on it that
-writes the watermark column or fans records out, and correlation keys; under
+Over the inputs of a merge (each from a source of its own), the records arrive input after
+input (Clinker's merge concatenates them in declaration order) and the watermark is the
+least of the running maxima of the sources seen so far (`_watermark_over_inputs`).
+
+Out of reach, refused (CS001): a path from the sources through anything but transforms,
+routes and one merge, a merge reading one source twice, a transform on the path that
+writes a watermark column or fans records out, and correlation keys; under
 `fail_fast`, a late record refuses the run when it is found (Clinker writes it to the
 DLQ and goes on, which a fail_fast run here cannot).
 """
@@ -42,6 +45,11 @@ from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import dlq_select
 from clinker_sql.codegen.materialize import counted_in
 from clinker_sql.codegen.names import (
+    BLOCK,
+    BLOCK_BEFORE,
+    BLOCK_MAX,
+    BLOCK_OPEN,
+    CLOSE,
     EVENT_TIME,
     LATE,
     SESSION_NEW,
@@ -81,18 +89,29 @@ def window_input(ctx: Context, node: m.AggregateNode, upstream: Relation) -> Rel
     the late records become DLQ entries. The relation's columns are the input's."""
     window = node.time_window
     assert window is not None
-    source = _source(ctx, node, upstream)
-    column = source.config.watermark[1]  # type: ignore[index]
-    kind = dict(upstream.columns).get(column)
-    if kind is None or kind.kind not in ("date", "datetime"):
-        raise fail("CS001", f"aggregate '{node.name}': the watermark column '{column}' of "
-                   f"source '{source.name}' no longer holds its event time at the aggregate's "
-                   "input; a time window reading it there is not supported yet",
-                   window.loc)
+    sources = _sources(ctx, node, upstream)
+    times = []
+    for source in sources:
+        column = source.config.watermark[1]  # type: ignore[index]
+        kind = dict(upstream.columns).get(column)
+        if kind is None or kind.kind not in ("date", "datetime"):
+            raise fail("CS001", f"aggregate '{node.name}': the watermark column '{column}' of "
+                       f"source '{source.name}' no longer holds its event time at the "
+                       "aggregate's input; a time window reading it there is not supported "
+                       "yet", window.loc)
+        times.append(_event_time(S.col(column), kind.kind, source.config.watermark_delay_us))
     t = S.col(EVENT_TIME)
-    arrival = [exp.Ordered(this=c) for c in upstream.order_by()]
-    layers = [[(_event_time(S.col(column), kind.kind, source.config.watermark_delay_us),
-                EVENT_TIME)]]
+    first_layer = [(times[0], EVENT_TIME)]
+    order = upstream.order_by()
+    if len(sources) > 1:  # each record's own source's column; the merge's inputs in turn
+        def by_source(values: list[exp.Expression]) -> exp.Expression:
+            return S.case([(S.eq(S.col(SOURCE_NAME), S.string(src.name)), v)
+                           for src, v in zip(sources, values)])
+        first_layer = [(by_source(times), EVENT_TIME),
+                       (by_source([S.small_int(i) for i in range(len(sources))]), BLOCK)]
+        order = [S.col(BLOCK), S.col(SOURCE_ROW)]
+    arrival = [exp.Ordered(this=c) for c in order]
+    layers = [first_layer]
     where = exp.Between(this=t, low=S.bigint(-_MAX_MICROS), high=S.bigint(_MAX_MICROS))
     size = S.bigint(window.size_us)
     if window.kind == "tumbling":
@@ -118,23 +137,26 @@ def window_input(ctx: Context, node: m.AggregateNode, upstream: Relation) -> Rel
         layers.append([(S.case([(follows, S.small_int(0))], S.small_int(1)), SESSION_NEW)])
         layers.append([(exp.Window(this=exp.Sum(this=S.col(SESSION_NEW)), partition_by=keys,
                                    order=exp.Order(expressions=[
-                                       exp.Ordered(this=c) for c in (t, *upstream.order_by())]),
+                                       exp.Ordered(this=c) for c in (t, *order)]),
                                    spec=_unbounded(preceding_only=False)), SESSION_NUMBER)])
         session = keys + [S.col(SESSION_NUMBER)]
         layers.append([(exp.Window(this=exp.Min(this=t), partition_by=session), WINDOW_START),
                        (exp.Add(this=exp.Window(this=exp.Max(this=t), partition_by=session),
                                 expression=gap), WINDOW_END)])
         layers.append([(S.col(WINDOW_START), WINDOW_LAST)])
-    watermark = exp.Window(this=exp.Max(this=t), order=exp.Order(expressions=arrival),
-                           spec=_unbounded(preceding_only=True))
     # the end of the record's last window: when it is closed, all are
     last_end = exp.Add(this=S.col(WINDOW_LAST), expression=size) \
         if window.kind != "session" else S.col(WINDOW_END)
-    closed = exp.GTE(this=S.col(WATERMARK), expression=_plus(last_end, window.lateness_us))
     if window.kind == "hopping":  # a record in no window (a gap) is skipped
         where = S.and_(where, exp.LTE(this=S.col(WINDOW_START), expression=S.col(WINDOW_LAST)))
-    body = _layered(upstream.view, layers, where, [
-        [(watermark, WATERMARK)], [(S.fn("coalesce", closed, S.boolean(False)), LATE)]])
+    if len(sources) == 1:
+        watermark = exp.Window(this=exp.Max(this=t), order=exp.Order(expressions=arrival),
+                               spec=_unbounded(preceding_only=True))
+        closed = exp.GTE(this=S.col(WATERMARK), expression=_plus(last_end, window.lateness_us))
+        after = [[(watermark, WATERMARK)], [(S.fn("coalesce", closed, S.boolean(False)), LATE)]]
+    else:
+        after = _watermark_over_inputs(len(sources), _plus(last_end, window.lateness_us))
+    body = _layered(upstream.view, layers, where, after)
     events = ctx.view(node.name, "windows")
     ctx.add(Statement("view", node.name, events, render(
         "time_window_events.sql.j2", view=ident(events), body=sql(body)),
@@ -164,6 +186,50 @@ def window_input(ctx: Context, node: m.AggregateNode, upstream: Relation) -> Rel
         header=f"aggregate {node.name}: the records not late, one row per window "
                "still open", layer=NODE_LAYER))
     return replace(upstream, view=windowed, carried=())
+
+
+def _watermark_over_inputs(n: int, close: exp.Expression
+                           ) -> list[list[tuple[exp.Expression, str]]]:
+    """The watermark over the records of n sources a merge concatenates (`$merge.input` is
+    the input, `$source.row` the record's place in it): the least of the sources' running
+    maxima, over the sources seen so far. While input k arrives, the inputs before it are
+    done (their maxima `$merge.max.<i>` fixed) and those after it not started, so the
+    watermark is the least of `$merge.before` (theirs) and the running maximum of input k.
+    A late record does not raise its source's maximum: until input k's first record that
+    is not late against `$merge.before` (`$merge.open`), input k has no maximum; after
+    it, a late record is below the maximum already."""
+    t, row, block = S.col(EVENT_TIME), S.col(SOURCE_ROW), S.col(BLOCK)
+
+    def of_block(k: int, value: exp.Expression, cond: exp.Expression | None = None
+                 ) -> exp.Expression:
+        return S.case([(S.and_(S.eq(block, S.small_int(k)), cond), value)])
+
+    def before(k: int) -> exp.Expression:
+        maxima = [S.col(f"{BLOCK_MAX}{i}") for i in range(k)]
+        return (S.cast(S.null(), "BIGINT") if not maxima else maxima[0] if len(maxima) == 1
+                else S.fn("least", *maxima))
+
+    def late(watermark: exp.Expression) -> exp.Expression:
+        return S.fn("coalesce", exp.GTE(this=watermark, expression=S.col(CLOSE)),
+                    S.boolean(False))
+
+    layers: list[list[tuple[exp.Expression, str]]] = [[(close, CLOSE)]]
+    for k in range(n):
+        layers.append([(exp.Window(this=exp.Min(this=of_block(k, row, S.not_(late(before(k)))))),
+                        f"{BLOCK_OPEN}.{k}")])
+        if k < n - 1:
+            layers.append([(exp.Window(this=exp.Max(this=of_block(k, t, exp.GTE(
+                this=row, expression=S.col(f"{BLOCK_OPEN}.{k}"))))), f"{BLOCK_MAX}{k}")])
+    layers.append([(S.case([(S.eq(block, S.small_int(k)), before(k)) for k in range(n)]),
+                    BLOCK_BEFORE),
+                   (S.case([(S.eq(block, S.small_int(k)), S.col(f"{BLOCK_OPEN}.{k}"))
+                            for k in range(n)]), BLOCK_OPEN)])
+    running = exp.Window(this=exp.Max(this=S.case([(exp.GTE(this=row, expression=S.col(
+        BLOCK_OPEN)), t)])), partition_by=[block], order=exp.Order(expressions=[
+            exp.Ordered(this=row)]), spec=_unbounded(preceding_only=True))
+    layers.append([(S.fn("least", S.col(BLOCK_BEFORE), running), WATERMARK)])
+    layers.append([(late(S.col(WATERMARK)), LATE)])
+    return layers
 
 
 def _plus(e: exp.Expression, micros: int) -> exp.Expression:
@@ -263,31 +329,43 @@ def _late_records(ctx: Context, node: m.AggregateNode, upstream: Relation, event
         n for n, _ in upstream.columns + upstream.ck), 3, "CS002"))
 
 
-def _source(ctx: Context, node: m.AggregateNode, upstream: Relation) -> m.SourceNode:
-    """The one source the aggregate's rows come from, through transforms and routes that
-    leave its watermark column as it was read."""
+def _sources(ctx: Context, node: m.AggregateNode, upstream: Relation) -> list[m.SourceNode]:
+    """The sources the aggregate's rows come from, through transforms and routes that
+    leave the watermark columns as they were read: one, or the inputs of one merge, each
+    from a source of its own, in the merge's order (Clinker concatenates them)."""
     window = node.time_window
     assert window is not None
     if upstream.ck:
         raise fail("CS001", f"aggregate '{node.name}': a time window over rows with "
                    "correlation keys is not supported yet", window.loc)
     by_name = {n.name: n for n in ctx.pipeline.nodes}
-    current = by_name[node.input.node]
     transforms: list[m.TransformNode] = []
-    while not isinstance(current, m.SourceNode):
-        if not isinstance(current, (m.TransformNode, m.RouteNode)):
-            raise fail("CS001", f"aggregate '{node.name}': a time window over rows that come "
-                       f"through {current.kind} '{current.name}' is not supported yet (only "
-                       "through transforms and routes, from one source)", window.loc)
-        if isinstance(current, m.TransformNode):
-            transforms.append(current)
-        current = by_name[current.inputs[0].node]
-    column = current.config.watermark[1] if current.config.watermark else None
+
+    def walk(current: m.Node, merged: bool) -> m.Node:
+        while isinstance(current, (m.TransformNode, m.RouteNode)):
+            if isinstance(current, m.TransformNode):
+                transforms.append(current)
+            current = by_name[current.inputs[0].node]
+        if isinstance(current, m.SourceNode) or (isinstance(current, m.MergeNode)
+                                                 and not merged):
+            return current
+        raise fail("CS001", f"aggregate '{node.name}': a time window over rows that come "
+                   f"through {current.kind} '{current.name}' is not supported yet (only "
+                   "through transforms, routes and one merge of sources)", window.loc)
+
+    top = walk(by_name[node.input.node], merged=False)
+    found = [walk(by_name[r.node], merged=True) for r in top.inputs] \
+        if isinstance(top, m.MergeNode) else [top]
+    sources = [n for n in found if isinstance(n, m.SourceNode)]
+    if len({n.name for n in sources}) < len(sources):
+        raise fail("CS001", f"aggregate '{node.name}': a time window over a merge that reads "
+                   "one source through two of its inputs is not supported yet", window.loc)
+    columns = {n.config.watermark[1] for n in sources if n.config.watermark}
     for transform in transforms:
         for stmt in parse_program(transform.cxl.text).statements:
             if isinstance(stmt, a.EmitEach) or (isinstance(stmt, a.Emit) and stmt.scope is None
-                                                and stmt.name == column):
+                                                and stmt.name in columns):
                 raise fail("CS001", f"aggregate '{node.name}': a time window after transform "
-                           f"'{transform.name}', which writes the watermark column '{column}' "
-                           "or fans records out, is not supported yet", window.loc)
-    return current
+                           f"'{transform.name}', which writes a watermark column or fans "
+                           "records out, is not supported yet", window.loc)
+    return sources

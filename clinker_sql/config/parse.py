@@ -387,7 +387,8 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
                          schema=schema, correlation_key=tuple(ck),
                          correlation_key_loc=ck_node.loc if ck_node else None,
                          csv=csv_opts, json=json_opts, on_unmapped=unmapped,
-                         watermark=watermark, watermark_delay_us=delay, document_dlq=c.key_loc("dlq_granularity")
+                         watermark=watermark, watermark_delay_us=delay,
+                         document_dlq=c.key_loc("dlq_granularity")
                          if granularity == "document" else None,
                          sort_order=sorted_by, on_unsorted=on_unsorted, files=files,
                          split_values=splits)

@@ -104,10 +104,26 @@ def test_each_kind_groups_by_the_window_start(tmp_path):
         assert "ORDER BY `$window.start` NULLS LAST, `$first` NULLS LAST" in sql, window
 
 
-def test_a_merge_of_sources_is_refused(tmp_path):
-    merge = "\n  - type: merge\n    name: all\n    inputs: [clicks, views]\n"
-    assert _code(_pipeline(tmp_path, sources=("clicks", "views"), between=merge,
-                           agg_input="all")) == "CS001"
+def test_a_merge_of_sources_is_read_input_after_input(tmp_path):
+    merge = "\n  - type: merge\n    name: all\n    inputs: [views, clicks]\n"
+    sql = _node_sql(_pipeline(tmp_path, sources=("clicks", "views"), between=merge,
+                              agg_input="all"))
+    assert "WHEN `$source.name` = 'views' THEN 0 WHEN `$source.name` = 'clicks' THEN 1" in sql
+    assert "`$merge.max.0`" in sql and "`$merge.max.1`" not in sql
+
+
+def test_a_merge_reading_one_source_twice_is_refused(tmp_path):
+    between = ("\n  - type: route\n    name: split\n    input: clicks\n    config:\n"
+               "      conditions:\n        mine: 'user_id == \"u1\"'\n      default: others\n"
+               "\n  - type: merge\n    name: all\n    inputs: [split.mine, split.others]\n")
+    assert _code(_pipeline(tmp_path, between=between, agg_input="all")) == "CS001"
+
+
+def test_a_window_after_another_aggregate_is_refused(tmp_path):
+    between = ("\n  - type: aggregate\n    name: first\n    input: clicks\n    config:\n"
+               "      group_by: [user_id, event_ts]\n      cxl: |\n"
+               "        emit user_id = user_id\n        emit event_ts = event_ts\n")
+    assert _code(_pipeline(tmp_path, between=between, agg_input="first")) == "CS001"
 
 
 def test_a_transform_writing_the_watermark_column_is_refused(tmp_path):

@@ -50,10 +50,6 @@ KNOWN = {
         "group keys (Clinker's commit sorts groups by format_group_key)",
     "io/046_json_reserved_literal_keys_decoded_once": _MIXED_MAP,
     "io/051_json_nested_cxl_comprehension": _MIXED_MAP,
-    "agg/205_tw_multi_source_in_sync":
-        "a time window over the rows of more than one source is refused (CS001)",
-    "agg/206_tw_multi_source_late_record":
-        "a time window over the rows of more than one source is refused (CS001)",
     "diag/157_err_E172_nested_source_scope_read_after_merge":
         "a transform's declares: ($source/$doc scoped variables) is refused as unsupported (CS001)",
 }
