@@ -161,8 +161,9 @@ def window_input(ctx: Context, node: m.AggregateNode, upstream: Relation) -> Rel
     ctx.add(Statement("view", node.name, events, render(
         "time_window_events.sql.j2", view=ident(events), body=sql(body)),
         header=f"aggregate {node.name}: {_describe(window)}; each record's event time, "
-               "the watermark it meets (the largest event time before it) and whether it "
-               "is late", layer=NODE_LAYER))
+               "the watermark it meets (the largest event time before it"
+               + ("; over a merge, the least of its sources'" if len(sources) > 1 else "")
+               + ") and whether it is late", layer=NODE_LAYER))
     _late_records(ctx, node, upstream, events)
 
     columns = [S.col(n) for n, _ in upstream.all_columns]
