@@ -43,6 +43,7 @@ from clinker_sql.codegen.plan import (
 from clinker_sql.codegen.retraction import retract_input
 from clinker_sql.codegen.run_plan import ViewStep
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
+from clinker_sql.codegen.time_window import WINDOW_KEYS, window_input
 from clinker_sql.codegen.transform import ERR, KEEP, error_struct
 from clinker_sql.config import model as m
 from clinker_sql.cxl import ast as a
@@ -144,6 +145,10 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
             raise fail("E200", f"aggregate '{node.name}' groups by '{g}', which is not a field "
                        "of its input", node.loc)
     group_by = list(node.group_by)
+    windows: list[str] = []  # time windows: rows are grouped per window too
+    if node.time_window is not None:
+        upstream, windows = window_input(ctx, node, upstream), list(WINDOW_KEYS)
+        documents = False  # Clinker's windows span the files of a source
     input_ck = [c for c, _ in upstream.ck]
     relaxed = any(not c.startswith("$ck.aggregate.") and c[len("$ck."):] not in group_by
                   or c.startswith("$ck.aggregate.") for c in input_ck)
@@ -156,7 +161,7 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
     strict_ck = [ck_column(g) for g in group_by if ck_column(g) in input_ck] if not relaxed else []
     doc_key = ([DOC] if upstream.doc else [SOURCE_NAME, SOURCE_FILE]) \
         if documents and not relaxed else []
-    keys = group_by + strict_ck + doc_key
+    keys = group_by + windows + strict_ck + doc_key
 
     eval_view, groups_view, final_view, ok_view, err_view = (
         ctx.view(node.name, p) for p in ("eval", "groups", "final", None, "errors"))
@@ -171,6 +176,7 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
     items = [(S.col(n), n) for n, _ in upstream.all_columns]
     for b in collector.bindings:
         items += [(v.sql, c) for v, c in zip(b.args, b.arg_columns)]
+    items += [(S.col(w), w) for w in windows]
     items.append((keep if keep is not None else S.boolean(True), KEEP))
     program = LoweredProgram(faults=[FieldFault(f, None) for f in row_faults])
     items.append((_with_category(error_struct(program, node.name)), ERR))
@@ -257,7 +263,7 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
         ordinal = S.small_int(1)
     else:
         ordinal = exp.Window(this=exp.RowNumber(), order=exp.Order(expressions=[
-            exp.Ordered(this=S.col(FIRST))]))
+            exp.Ordered(this=S.col(c)) for c in windows + [FIRST]]))
     final_items += [(S.string(MERGED), SOURCE_NAME), (S.string(MERGED), SOURCE_FILE),
                     (S.cast(ordinal, "BIGINT"), SOURCE_ROW), (S.bigint(SYNTHETIC), SOURCE_ORDER)]
     ck: list[tuple[str, T.CxlType]] = []

@@ -59,6 +59,20 @@ PART = "$part"
 EACH = "$each"
 POS = "$pos"
 LEAF = "$leaf"
+# a time-windowed aggregate's input (codegen/time_window.py)
+EVENT_TIME = "$event_time"
+WATERMARK = "$watermark"
+WINDOW_START = "$window.start"
+WINDOW_END = "$window.end"
+WINDOW_LAST = "$window.last"
+SESSION_NEW = "$session.new"
+SESSION_NUMBER = "$session.number"
+LATE = "$late"
+CLOSE = "$close"
+BLOCK = "$merge.input"
+BLOCK_OPEN = "$merge.open"
+BLOCK_BEFORE = "$merge.before"
+BLOCK_MAX = "$merge.max."
 
 # -- the pipeline's own views
 TRIGGERS_VIEW = "$pipeline.triggers"
@@ -137,6 +151,20 @@ LEGEND: tuple[Name, ...] = (
     Name(EACH, _C, "the records an `emit each` produces for the row"),
     Name(POS, _C, "a record's position among those of `$each`"),
     Name(LEAF, _C, "one record of `$each`"),
+    Name(EVENT_TIME, _C, "a record's event time in microseconds, shifted by watermark.delay"),
+    Name(WATERMARK, _C, "the largest event time of the records before this one"),
+    Name(WINDOW_START, _C, "the start of a record's time window (its first, when it has several)"),
+    Name(WINDOW_END, _C, "the end of that window (exclusive)"),
+    Name(WINDOW_LAST, _C, "the start of a record's last hopping or tumbling window"),
+    Name(SESSION_NEW, _C, "1 when a record starts a new session of its group key"),
+    Name(SESSION_NUMBER, _C, "the number of a record's session among its group key's"),
+    Name(LATE, _C, "every window the record falls in had closed: it goes to the DLQ"),
+    Name(CLOSE, _C, "the watermark at which every window of the record has closed"),
+    Name(BLOCK, _C, "the merge input a record came through: the inputs arrive in turn"),
+    Name(BLOCK_OPEN, _C, "the first record of its input not late when it arrives"),
+    Name(BLOCK_OPEN + ".<n>", _C, "that record for the n-th input"),
+    Name(BLOCK_BEFORE, _C, "the watermark the inputs before the record's left"),
+    Name(BLOCK_MAX + "<n>", _C, "the n-th input's largest event time, past its first not late"),
     Name("$when.<branch>", _C, "a route branch's condition for the row"),
     Name("<node>.scan", _S, "a source's files as Spark reads them"),
     Name("<node>.split", _S, "a source's rows as text, with the split they were read from"),
@@ -154,6 +182,9 @@ LEGEND: tuple[Name, ...] = (
     Name("<node>.failed", _S, "the failing rows of a fused chain, read from its carry"),
     Name("<node>.spec", _S, "an aggregate's one pass over the chain before it"),
     Name("<node>.spec_groups", _S, "an aggregate's groups as if nothing were retracted"),
+    Name("<node>.windows", _S, "a time-windowed aggregate's records with their windows"),
+    Name("<node>.windowed", _S, "those records not late, one row per open window"),
+    Name("<node>.late", _S, "a time-windowed aggregate's late records, as DLQ entries"),
     Name("<node>.final", _S, "an aggregate's emitted values"),
     Name("<node>.finalize_errors", _S, "an aggregate's groups whose finalize fails"),
     Name("<node>.index", _S, "an aggregate's group index, in first-seen order"),

@@ -80,7 +80,8 @@ def _check_dlq_limits(p: m.Pipeline, by_name: dict[str, m.Node]) -> None:
 
 def _check_then_refuse(p: m.Pipeline) -> None:
     """Features Clinker accepts that clinker-sql does not run: first the checks Clinker
-    makes of them (E156, E344, E370), so a wrong pipeline gets Clinker's code, then CS001."""
+    makes of them (E344, E370), so a wrong pipeline gets Clinker's code, then CS001; and
+    Clinker's check of a time window's sources (E156)."""
     strategy = p.error_handling.strategy
     sources = [n for n in p.nodes if isinstance(n, m.SourceNode)]
     for node in p.nodes:
@@ -90,7 +91,7 @@ def _check_then_refuse(p: m.Pipeline) -> None:
             if missing:
                 raise fail("E156", f"aggregate '{node.name}' declares `time_window:` but the "
                            "upstream source(s) " + ", ".join(f"'{s}'" for s in missing) +
-                           " declare no `watermark.column`", node.time_window,
+                           " declare no `watermark.column`", node.time_window.loc,
                            "add `watermark: { column: <event-time column> }` to each listed "
                            "source, or remove `time_window:`")
     document = next((n for n in sources if n.config.document_dlq is not None), None)
@@ -106,13 +107,6 @@ def _check_then_refuse(p: m.Pipeline) -> None:
                        f"document` and source '{keyed.name}' a correlation_key; the two "
                        "rejections cannot share one writer boundary",
                        document.config.document_dlq)
-    for node in sources:
-        if node.config.watermark is not None:
-            raise fail("CS001", "source 'watermark' is not supported yet",
-                       node.config.watermark[0])
-    for node in p.nodes:
-        if isinstance(node, m.AggregateNode) and node.time_window is not None:
-            raise fail("CS001", "aggregate 'time_window' is not supported yet", node.time_window)
     dlq = p.error_handling.dlq
     for src, limit in dlq.per_source if dlq is not None else ():
         if limit.path:

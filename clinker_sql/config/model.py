@@ -144,9 +144,12 @@ class SourceConfig:
     csv: CsvOptions = CsvOptions()
     json: JsonOptions = JsonOptions()
     on_unmapped: str = "auto_widen"  # auto_widen | drop | reject
-    # accepted by Clinker, checked here as Clinker checks them, then refused (CS001) by
-    # config/checks.py: each is (the key's location, the watermark column or granularity)
+    # `watermark:` (the key's location, its event-time column), checked as Clinker checks it
+    # (E154, E155); read by a time-windowed aggregate (codegen/time_window.py)
     watermark: tuple[Location, str] | None = None
+    watermark_delay_us: int = 0  # watermark.delay: event times are shifted earlier by it
+    # accepted by Clinker, checked here as Clinker checks it, then refused (CS001) by
+    # config/checks.py
     document_dlq: Location | None = None  # dlq_granularity: document
     # the order of the records inside each file (codegen/source_order.py): `warn` repairs
     # an unsorted file, `error` refuses it (E366)
@@ -262,12 +265,23 @@ class TransformNode(Node):
 
 
 @dataclass(frozen=True)
+class TimeWindow:
+    """An aggregate's `time_window:` and `allowed_lateness:`, durations in microseconds."""
+
+    loc: Location
+    kind: str  # tumbling | hopping | session
+    size_us: int  # a tumbling or hopping window's size; a session's gap
+    slide_us: int = 0  # hopping only
+    lateness_us: int = 0  # allowed_lateness
+
+
+@dataclass(frozen=True)
 class AggregateNode(Node):
     input: Ref = None  # type: ignore[assignment]
     group_by: tuple[str, ...] = ()
     cxl: CxlSource = None  # type: ignore[assignment]
     strategy: str = "auto"
-    time_window: Location | None = None  # checked (E156), then refused (CS001)
+    time_window: TimeWindow | None = None  # codegen/time_window.py
 
     @property
     def inputs(self) -> tuple[Ref, ...]:

@@ -381,7 +381,7 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         u = Fields(on_unmapped, "on_unmapped")
         unmapped = u.choice("mode", ("auto_widen", "drop", "reject"), "auto_widen")
         u.done()
-    watermark = _watermark(c, schema, what)
+    watermark, delay = _watermark(c, schema, what)
     granularity = c.choice("dlq_granularity", ("record", "document"), "record")
     sorted_by, on_unsorted = _source_order(c, schema, common["name"])
     files = _file_controls(c, what)
@@ -405,7 +405,8 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
                          schema=schema, correlation_key=tuple(ck),
                          correlation_key_loc=ck_node.loc if ck_node else None,
                          csv=csv_opts, json=json_opts, on_unmapped=unmapped,
-                         watermark=watermark, document_dlq=c.key_loc("dlq_granularity")
+                         watermark=watermark, watermark_delay_us=delay,
+                         document_dlq=c.key_loc("dlq_granularity")
                          if granularity == "document" else None,
                          sort_order=sorted_by, on_unsorted=on_unsorted, files=files,
                          split_values=splits, line_separator=line_sep)
@@ -485,16 +486,16 @@ def _source_order(c: Fields, schema: tuple[m.Column, ...], name: str
 
 
 def _watermark(c: Fields, schema: tuple[m.Column, ...], what: str
-               ) -> tuple[Location, str] | None:
-    """A source's `watermark:`; its column must be a date or date_time of the schema
-    (E154, E155, Clinker's bind_schema). Time windows are refused later (config/checks)."""
+               ) -> tuple[tuple[Location, str] | None, int]:
+    """A source's `watermark:` and its delay in microseconds; its column must be a date or
+    date_time of the schema (E154, E155, Clinker's bind_schema)."""
     node = c.raw("watermark")
     if node is None:
-        return None
+        return None, 0
     w = Fields(node, f"watermark of {what}")
     column = w.str("column", required=True)
-    w.str("idle_timeout")
-    w.str("delay")  # Clinker's WatermarkConfig: column, idle_timeout, delay
+    _duration(w, "idle_timeout")  # a live source's idleness: a batch source is never idle
+    delay = _duration(w, "delay")  # Clinker's WatermarkConfig: column, idle_timeout, delay
     w.done()
     col = next((col for col in schema if col.name == column), None)
     if col is None:
@@ -506,7 +507,49 @@ def _watermark(c: Fields, schema: tuple[m.Column, ...], what: str
         raise fail("E155", f"{what} declares watermark.column = '{column}' but its declared "
                    f"type {shown} is not event-time-coercible; watermark columns must be "
                    "`date_time` or `date`", w.loc)
-    return (c.key_loc("watermark"), column)
+    return (c.key_loc("watermark"), column), delay or 0
+
+
+_DURATION = re.compile(r"\s*(?:(\+?[0-9]+)\s*ms|(\+?[0-9]+)\s*([smhd]))\s*")
+_UNIT_US = {"s": 10**6, "m": 60 * 10**6, "h": 3600 * 10**6, "d": 86400 * 10**6}
+
+
+def _duration(c: Fields, key: str, required: bool = False) -> int | None:
+    """A duration (`500ms`, `30s`, `5m`, `2h`, `3d`: Clinker's parse_duration_with_suffix)
+    in microseconds; None when absent."""
+    text = c.str(key, required=required)
+    if text is None:
+        return None
+    found = _DURATION.fullmatch(text)
+    if found is None or int(found[1] or found[2]) >= 2 ** 64:
+        raise fail("E000", f"'{key}' in {c.what} expects a duration like \"500ms\"/\"30s\"/"
+                   f"\"5m\"/\"2h\"/\"3d\"; got {text!r}", c.raw(key).loc)
+    if found[1] is not None:
+        return int(found[1]) * 1000
+    return int(found[2]) * _UNIT_US[found[3]]
+
+
+def _time_window(c: Fields, what: str) -> m.TimeWindow | None:
+    """An aggregate's `time_window:` (one of `tumbling: {size}`, `hopping: {size, slide}`,
+    `session: {gap}`) and its `allowed_lateness:`."""
+    node = c.raw("time_window")
+    lateness = _duration(c, "allowed_lateness") or 0
+    if node is None:
+        return None
+    w = Fields(node, f"time_window of {what}")
+    kinds = [k for k in ("tumbling", "hopping", "session") if w.has(k)]
+    if len(kinds) != 1:
+        raise fail("E000", f"time_window of {what} must name exactly one of tumbling, "
+                   "hopping, session", w.loc)
+    kind = kinds[0]
+    spec = Fields(w.raw(kind), f"time_window.{kind} of {what}")
+    w.done()
+    size = _duration(spec, "gap" if kind == "session" else "size", required=True)
+    slide = _duration(spec, "slide", required=True) if kind == "hopping" else 0
+    spec.done()
+    if not size or (kind == "hopping" and not slide):  # Clinker stops the run on them
+        raise fail("E000", f"time_window.{kind} of {what}: durations must be > 0", spec.loc)
+    return m.TimeWindow(c.key_loc("time_window"), kind, size or 0, slide or 0, lateness)
 
 
 def _schema_file(node: YScalar, what: str, ctx: _Ctx) -> YNode:
@@ -689,9 +732,7 @@ def _aggregate(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     group_by, _ = c.str_list("group_by")
     cxl = cxl_source(c.raw("cxl", required=True), f"cxl of {what}", ctx)
     strategy = c.choice("strategy", ("auto", "hash", "streaming"), "auto")
-    time_window = c.key_loc("time_window") if c.has("time_window") else None
-    c.raw("time_window")
-    c.raw("allowed_lateness")
+    time_window = _time_window(c, what)
     c.raw("batch_size")
     c.done()
     return m.AggregateNode(**common, input=ref, group_by=tuple(group_by), cxl=cxl,

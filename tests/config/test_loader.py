@@ -234,7 +234,7 @@ _CONTINUE = "error_handling:\n  strategy: continue\n  dlq:\n    path: ./dlq.csv\
     ((None, "      dlq_granularity: document\n"), "E344"),
     ((None, "      watermark: { column: id }\n"), "E155"),
     ((None, "      watermark: { column: when }\n"), "E154"),
-    # a watermark with Clinker's `delay` and `idle_timeout` is read, then refused
+    # a watermark with Clinker's `delay` and `idle_timeout` is read, its column checked
     ((None, "      watermark: { column: id, delay: 5s, idle_timeout: 30s }\n"), "E155"),
     ((None, "      files: { take_first: 1, take_last: 2 }\n"), "E218"),
     ((None, "      files: { take_first: 1 }\n"), "CS001")])
