@@ -230,6 +230,9 @@ CODES: dict[str, CodeInfo] = _codes(
              "input uses a non-UTF-8 repertoire"),
     CodeInfo("CS110", "a CSV source file with has_header: true has no header row (it is "
              "empty)", EXIT_IO, hint="remove the empty file, or write its header line"),
+    CodeInfo("CS111", "an XML record repeats a field whose column is not declared "
+             "`multiple: true`", EXIT_IO,
+             hint="declare the column `multiple: true` to keep every occurrence as an array"),
     CodeInfo("CS107", "a sink's path template is invalid, or renders two source files to "
              "one path", hint="tokens: {source_file}, {source_path}, {source_name[:NODE]}, "
              "{channel}, {n}; `{{` and `}}` for literal braces"),

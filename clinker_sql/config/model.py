@@ -98,6 +98,14 @@ class JsonOptions:
 
 
 @dataclass(frozen=True)
+class XmlOptions:
+    """An XML source's options (codegen/xml_source.py): the record elements' path of
+    element names from the document element, and the prefix naming attribute fields."""
+    record_path: str | None = None
+    attribute_prefix: str = "@"
+
+
+@dataclass(frozen=True)
 class SortKey:
     """One `sort_order` entry: `field`, or `{field, order: asc|desc, null_order}`; nulls
     sort last by default whatever the direction (Clinker's compare_authored_values_with_
@@ -122,7 +130,7 @@ class FileControls:
 @dataclass(frozen=True)
 class SourceConfig:
     name: str
-    format: str  # csv | json | parquet
+    format: str  # csv | json | parquet | xml
     paths: tuple[str, ...]
     path_kind: str  # path | paths | glob
     schema: tuple[Column, ...]
@@ -130,6 +138,7 @@ class SourceConfig:
     correlation_key_loc: Location | None = None
     csv: CsvOptions = CsvOptions()
     json: JsonOptions = JsonOptions()
+    xml: XmlOptions = XmlOptions()
     on_unmapped: str = "auto_widen"  # auto_widen | drop | reject
     # accepted by Clinker, checked here as Clinker checks them, then refused (CS001) by
     # config/checks.py: each is (the key's location, the watermark column or granularity)

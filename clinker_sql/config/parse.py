@@ -315,9 +315,9 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     if fmt in ("ndjson",):
         raise fail("E000", "there is no 'type: ndjson'", c.node.get("type").loc,
                    "write `type: json` with `options: {format: ndjson}`")
-    if fmt not in ("csv", "json", "parquet"):
+    if fmt not in ("csv", "json", "parquet", "xml"):
         raise fail("CS001", f"source format '{fmt}' is not supported by clinker-sql",
-                   c.node.get("type").loc, "supported: csv, json, parquet")
+                   c.node.get("type").loc, "supported: csv, json, parquet, xml")
     matchers = [k for k in ("path", "glob", "regex", "paths") if c.has(k)]
     if len(matchers) > 1:
         raise fail("E210", f"{what} declares {', '.join(matchers)}; give exactly one",
@@ -332,9 +332,11 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         paths, _ = c.str_list("paths")
     else:
         paths = [c.str(kind, required=True)]
-    csv_opts, json_opts = m.CsvOptions(), m.JsonOptions()
+    csv_opts, json_opts, xml_opts = m.CsvOptions(), m.JsonOptions(), m.XmlOptions()
     opts = c.raw("options")
-    if opts is not None:
+    if fmt == "xml":
+        xml_opts = _xml_source_options(opts, what, c)
+    elif opts is not None:
         o = Fields(opts, f"options of {what}")
         if fmt == "csv":
             csv_opts = m.CsvOptions(delimiter=o.str("delimiter", default=","),
@@ -367,6 +369,8 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     granularity = c.choice("dlq_granularity", ("record", "document"), "record")
     sorted_by, on_unsorted = _source_order(c, schema, common["name"])
     files = _file_controls(c, what)
+    if fmt == "xml":
+        _xml_refusals(c, what)
     splits = multi_value.split_values(c.raw("split_values"), what, fmt)
     fan_out = multi_value.split_to_rows(c.raw("split_to_rows"), what) \
         if fmt == "json" else ()
@@ -386,7 +390,7 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     cfg = m.SourceConfig(name=cfg_name, format=fmt, paths=tuple(paths), path_kind=kind,
                          schema=schema, correlation_key=tuple(ck),
                          correlation_key_loc=ck_node.loc if ck_node else None,
-                         csv=csv_opts, json=json_opts, on_unmapped=unmapped,
+                         csv=csv_opts, json=json_opts, xml=xml_opts, on_unmapped=unmapped,
                          watermark=watermark, document_dlq=c.key_loc("dlq_granularity")
                          if granularity == "document" else None,
                          sort_order=sorted_by, on_unsorted=on_unsorted, files=files,
@@ -407,6 +411,65 @@ def _check_record_path(path: str | None, what: str, loc: Location | None) -> Non
     if why is not None:
         raise fail("E363", f"{what}: record_path {path!r} {why}; a JSON record_path is a dot "
                    "path of object keys", loc, "write it as `data.rows`")
+
+
+_XML_NAME = re.compile(r"[A-Za-z_:\u00C0-\uFFFF][A-Za-z0-9_:.\-\u00B7\u00C0-\uFFFF]*")
+
+
+def _xml_source_options(opts, what: str, c: Fields) -> m.XmlOptions:
+    """An XML source's `options:` (Clinker's XmlReaderConfig): `record_path` checked as
+    Clinker's record_path_faults does (E363), `attribute_prefix`, `namespace_handling`
+    (`strip`; `qualify` is refused) and `max_index_bytes` (read only by an envelope)."""
+    if opts is None:
+        raise fail("CS001", f"{what}: an XML source without `options: {{record_path: ...}}` "
+                   "is not supported (Spark's XML reader selects records by element name)",
+                   c.loc, "name the record elements' path, e.g. `record_path: catalog/product`")
+    o = Fields(opts, f"options of {what}")
+    path = o.str("record_path")
+    prefix = o.str("attribute_prefix", default="@")
+    ns = o.choice("namespace_handling", ("strip", "qualify"), "strip")
+    o.raw("max_index_bytes")
+    loc = o.key_loc("record_path")
+    if path is None:
+        raise fail("CS001", f"{what}: an XML source without `record_path` is not supported "
+                   "(Spark's XML reader selects records by element name)", o.loc,
+                   "name the record elements' path, e.g. `record_path: catalog/product`")
+    segments = path.split("/")
+    why = ("is empty" if path == "" else
+           "starts with `/` (it is anchored at the document element already)"
+           if path.startswith("/") else
+           "holds `//`, a descendant step" if "//" in path else
+           "has an empty segment" if "" in segments else
+           "holds an XPath predicate, axis or wildcard"
+           if any(ch in path for ch in "[]*@()") or "::" in path else
+           "has a segment that is not an XML element name"
+           if not all(_XML_NAME.fullmatch(seg) for seg in segments) else None)
+    if why is not None:
+        fixed = "/".join(seg for seg in path.split("/") if seg) if path.strip("/") else None
+        raise fail("E363", f"{what}: record_path {path!r} {why}; an XML record_path is a "
+                   "slash path of element names from the document element", loc,
+                   f"write it as {fixed!r}" if fixed and fixed != path else "")
+    if ns == "qualify":
+        raise fail("CS001", f"{what}: namespace_handling: qualify is not supported (Spark's "
+                   "XML reader strips namespace prefixes)", o.key_loc("namespace_handling"))
+    if any(":" in seg for seg in segments):
+        raise fail("CS001", f"{what}: a namespace-qualified record_path segment is not "
+                   "supported (namespace_handling: strip matches local names)", loc)
+    if prefix == "":
+        raise fail("CS001", f"{what}: an empty attribute_prefix is not supported",
+                   o.key_loc("attribute_prefix"))
+    o.done()
+    return m.XmlOptions(record_path=path, attribute_prefix=prefix)
+
+
+def _xml_refusals(c: Fields, what: str) -> None:
+    """What Clinker's XML reader does that clinker-sql does not yet."""
+    for key in ("split_to_rows", "split_values"):
+        if c.has(key):
+            c.raw(key)
+            raise fail("CS001", f"{what}: `{key}` on an XML source is not supported yet",
+                       c.key_loc(key), "read the repeated element as a `multiple: true` column "
+                       "and fan it out with `emit each`" if key == "split_to_rows" else "")
 
 
 def _file_controls(c: Fields, what: str) -> m.FileControls:
