@@ -83,6 +83,7 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
             header=f"source {node.name}: read the xml elements "
                    f"{xml_source.record_tag(cfg)} (record_path {cfg.xml.record_path}) as text"
             + (f" (files: {len(selected)} of its matches)" if selected else ""), step=discovery))
+        xml_source.compile_path_check(ctx, node, dict(_options(read))["path"])
         xml_source.compile_repeat_check(ctx, node, raw)
     else:
         read = cfg if selected is None else replace(cfg, paths=tuple(selected))

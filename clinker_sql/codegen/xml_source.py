@@ -194,6 +194,39 @@ def compile_repeat_check(ctx: Context, node: m.SourceNode, raw: str) -> None:
                "refuses the run", step=CheckStep(code="CS111")))
 
 
+def _count(steps: list[str], anywhere: bool) -> str:
+    """An XPath counting the elements of local names `steps` from the document element
+    (each name a checked XML name: no quote), or every element of the last one."""
+    if anywhere:
+        return f'count(//*[local-name()="{steps[-1]}"])'
+    return "count(" + "".join(f'/*[local-name()="{s}"]' for s in steps) + ")"
+
+
+def compile_path_check(ctx: Context, node: m.SourceNode, path: str) -> None:
+    """CS112: Spark's reader takes every element named like the record element, Clinker's
+    only those at `record_path`; a file holding one elsewhere (or one record inside
+    another) refuses the run before anything is written. Each file is read whole once."""
+    cfg = node.config
+    docs = ctx.view(node.name, "documents")
+    ctx.add(Statement("view", node.name, docs, render(
+        "source_xml_documents.sql.j2", view=ident(docs), options=Sql(", ".join(
+            f"{k} {literal(v)}" for k, v in (("path", path), ("wholetext", "true"))))),
+        header=f"source {node.name}: its files, each as one text (the record_path check)"))
+    steps = (cfg.xml.record_path or "").split("/")
+    counts = [S.fn("xpath_int", S.col("value"), S.string(_count(steps, a)))
+              for a in (True, False)]
+    file = S.fn("regexp_replace", S.fn("input_file_name"), S.string("^file:(//)?"),
+                S.string(""))
+    detail = S.fn("concat", S.string(f"XML source '{node.name}': file "), file, S.string(
+        f" holds '{steps[-1]}' elements outside record_path {cfg.xml.record_path}, which "
+        "Spark's XML reader would read as records"))
+    ctx.add(Statement("check", node.name, ctx.view(node.name, "elsewhere"), render(
+        "source_xml_path_check.sql.j2", documents=ident(docs), detail=sql(detail),
+        elsewhere=sql(exp.NEQ(this=counts[0], expression=counts[1]))),
+        header=f"source {node.name}: a file with record elements outside record_path "
+               "refuses the run", step=CheckStep(code="CS112")))
+
+
 def native_non_string(raw: exp.Expression) -> exp.Expression:
     """Whether Clinker's XML reader infers a text as a number or a bool, which a `string`
     column refuses."""
