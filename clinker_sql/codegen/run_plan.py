@@ -142,6 +142,7 @@ class WriteStep(Step):
     table: tuple[str, ...] | None = None
     staging_table: tuple[str, ...] | None = None
     dlq: bool = False
+    xml_root: str | None = None  # an XML output's document element (codegen/xml_sink.py)
 
     def output(self) -> dict[str, Any]:
         """The manifest's description of the output, in its long-standing key order."""
@@ -154,6 +155,8 @@ class WriteStep(Step):
             "delimiter": self.delimiter, "json_format": self.json_format}
         if self.dlq:
             out["dlq"] = True
+        if self.xml_root is not None:
+            out["xml_root"] = self.xml_root
         if self.fan_out is not None:
             out["fan_out"] = {"template": self.fan_out.template, "files": self.fan_out.files}
         if self.split is not None:

@@ -106,6 +106,14 @@ class XmlOptions:
 
 
 @dataclass(frozen=True)
+class XmlSinkOptions:
+    """An XML sink's document element, record element and attribute field prefix."""
+    root_element: str = "Root"
+    record_element: str = "Record"
+    attribute_prefix: str = "@"
+
+
+@dataclass(frozen=True)
 class SortKey:
     """One `sort_order` entry: `field`, or `{field, order: asc|desc, null_order}`; nulls
     sort last by default whatever the direction (Clinker's compare_authored_values_with_
@@ -164,7 +172,7 @@ class FanOut:
 @dataclass(frozen=True)
 class SinkConfig:
     name: str
-    format: str  # csv | json | parquet | table
+    format: str  # csv | json | parquet | table | xml
     path: str  # "" for a table sink
     path_loc: Location
     include_unmapped: bool = True
@@ -185,6 +193,7 @@ class SinkConfig:
     # a path with `{token}`s (config/path_template.py), rendered by config/sink_paths.py
     template: PathTemplate | None = None
     fan_out: FanOut | None = None  # one file per source file (config/sink_paths.py)
+    xml: XmlSinkOptions | None = None  # an XML sink's element names (codegen/xml_sink.py)
 
     @property
     def target(self) -> str:

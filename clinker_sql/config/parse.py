@@ -462,6 +462,28 @@ def _xml_source_options(opts, what: str, c: Fields) -> m.XmlOptions:
     return m.XmlOptions(record_path=path, attribute_prefix=prefix)
 
 
+def _xml_sink_options(opts, what: str, c: Fields) -> m.XmlSinkOptions:
+    """An XML sink's `options:` (Clinker's XmlWriterConfig): `root_element`,
+    `record_element` (each an XML name, which Clinker's writer checks as it opens the
+    document) and `attribute_prefix` (an empty one is refused)."""
+    if opts is None:
+        return m.XmlSinkOptions()
+    o = Fields(opts, f"options of {what}")
+    out = m.XmlSinkOptions(o.str("root_element", default="Root"),
+                           o.str("record_element", default="Record"),
+                           o.str("attribute_prefix", default="@"))
+    for key, name in (("root_element", out.root_element),
+                      ("record_element", out.record_element)):
+        if not _XML_NAME.fullmatch(name):
+            raise fail("E000", f"{what}: {key} {name!r} is not an XML element name",
+                       o.key_loc(key))
+    if out.attribute_prefix == "":
+        raise fail("CS001", f"{what}: an empty attribute_prefix is not supported",
+                   o.key_loc("attribute_prefix"))
+    o.done()
+    return out
+
+
 def _xml_refusals(c: Fields, what: str) -> None:
     """What Clinker's XML reader does that clinker-sql does not yet."""
     for key in ("split_to_rows", "split_values"):
@@ -864,9 +886,9 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     c = Fields(f.raw("config", required=True), f"config of {what}")
     cfg_name = c.str("name", default=common["name"])
     fmt = c.str("type", required=True)
-    if fmt not in ("csv", "json", "parquet", "table"):
+    if fmt not in ("csv", "json", "parquet", "table", "xml"):
         raise fail("CS001", f"sink format '{fmt}' is not supported by clinker-sql",
-                   c.node.get("type").loc, "supported: csv, json, parquet, table")
+                   c.node.get("type").loc, "supported: csv, json, parquet, table, xml")
     if fmt == "table":
         return _table_sink(f, c, ref, cfg_name, common)
     path_node = c.raw("path", required=True)
@@ -877,7 +899,8 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         template = path_template.parse(path_node.value, path_node.loc)
     delimiter, json_format, pretty = ",", "array", False
     opts = c.raw("options")
-    if opts is not None:
+    xml = _xml_sink_options(opts, what, c) if fmt == "xml" else None
+    if opts is not None and fmt != "xml":
         o = Fields(opts, f"options of {what}")
         if fmt == "csv":
             delimiter = o.str("delimiter", default=",")
@@ -901,7 +924,7 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         exclude=tuple(exclude), mapping=mapping, delimiter=delimiter, json_format=json_format,
         json_pretty=pretty, preserve_nulls=c.bool("preserve_nulls", False),
         correlation_fanout_policy=c.choice("correlation_fanout_policy", ("any", "all", "primary")),
-        template=template,
+        template=template, xml=xml,
     )
     if_exists = c.choice("if_exists", ("overwrite", "error", "unique_suffix"), "overwrite")
     if if_exists != "overwrite":
@@ -912,6 +935,11 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     schema_node = c.raw("schema")
     if schema_node is not None:
         cfg = replace(cfg, schema=_schema(schema_node, what, ctx))
+    if fmt == "xml" and c.has("join_values"):
+        c.raw("join_values")
+        raise fail("CS001", f"{what}: `join_values` (repeat_as, wrap_in) on an XML output is "
+                   "not supported yet", c.key_loc("join_values"),
+                   "a `multiple:` field is written as repeated elements named after it")
     joins = multi_value.join_values(c.raw("join_values"), fmt, what)
     if joins:
         cfg = replace(cfg, join_values=joins)
