@@ -74,14 +74,27 @@ def _element(name: str, value: exp.Expression, t: CxlType, column: str,
 
 
 def _leaf(name: str, value: exp.Expression, t: CxlType, column: str,
-          preserve_nulls: bool) -> exp.Expression:
+          preserve_nulls: bool, repeat: tuple[str | None, str | None] | None = None
+          ) -> exp.Expression:
+    """A leaf column's elements; `repeat`: its `join_values` entry (repeat_as, wrap_in),
+    which names each item and wraps them, a scalar as one item."""
+    item = (repeat or (None, None))[0] or name
+    wrap = (repeat or (None, None))[1]
     if t.kind != "array":
-        return _element(name, value, t, column, preserve_nulls)
-    each = _element(name, S.col(_VAR), t.elem or CxlType("string"), column, preserve_nulls)
+        one = _element(item, value, t, column, preserve_nulls)
+        if wrap is None:
+            return one
+        return S.case([(S.eq(one, S.string("")), S.string(""))], _concat(
+            [S.string(f"<{wrap}>"), one.copy(), S.string(f"</{wrap}>")]))
+    each = _element(item, S.col(_VAR), t.elem or CxlType("string"), column, preserve_nulls)
     items = S.fn("array_join", S.fn("transform", value, exp.Lambda(
         this=each, expressions=[S.ident(_VAR)])), S.string(""))
+    if wrap is not None:
+        items = S.case([(S.eq(items, S.string("")), S.string(""))], _concat(
+            [S.string(f"<{wrap}>"), items.copy(), S.string(f"</{wrap}>")]))
+    empty = f"<{item}/>" if wrap is None else f"<{wrap}><{item}/></{wrap}>"
     return S.case([(S.is_null(value.copy()),
-                    S.string(f"<{name}/>" if preserve_nulls else ""))], items)
+                    S.string(empty if preserve_nulls else ""))], items)
 
 
 def _attribute(name: str, value: exp.Expression, t: CxlType, column: str) -> exp.Expression:
@@ -129,13 +142,14 @@ def _tree(columns, prefix: str, path_of: Callable[[str], list[str]]) -> dict:
     return root
 
 
-def _body(node: dict, preserve_nulls: bool) -> tuple[exp.Expression, exp.Expression]:
+def _body(node: dict, preserve_nulls: bool, repeats: dict
+          ) -> tuple[exp.Expression, exp.Expression]:
     """(the start tag's attributes, the children's text) of a branch."""
     attrs = _concat([_attribute(a, v, t, c) for a, v, t, c in node["attrs"]])
     children = []
     for name, child in node["children"].items():
         if isinstance(child, dict):
-            a, body = _body(child, preserve_nulls)
+            a, body = _body(child, preserve_nulls, repeats)
             children.append(S.case([
                 (S.and_(S.eq(a, S.string("")), S.eq(body, S.string(""))), S.string("")),
                 (S.eq(body.copy(), S.string("")),
@@ -144,7 +158,8 @@ def _body(node: dict, preserve_nulls: bool) -> tuple[exp.Expression, exp.Express
                          S.string(f"</{name}>")])))
         else:
             value, t, column = child
-            children.append(_leaf(name, value, t, column, preserve_nulls))
+            children.append(_leaf(name, value, t, column, preserve_nulls,
+                                  repeats.get(column)))
     return attrs, _concat(children)
 
 
@@ -152,7 +167,9 @@ def xml_record(columns: list[tuple[str, exp.Expression, CxlType]], cfg: m.SinkCo
                path_of: Callable[[str], list[str]]) -> exp.Expression:
     """A record as its record element's text."""
     opts = cfg.xml or m.XmlSinkOptions()
-    attrs, body = _body(_tree(columns, opts.attribute_prefix, path_of), cfg.preserve_nulls)
+    repeats = {f: (item, wrap) for f, item, wrap in opts.repeats}
+    attrs, body = _body(_tree(columns, opts.attribute_prefix, path_of), cfg.preserve_nulls,
+                        repeats)
     record = opts.record_element
     return _concat([S.string(f"<{record}"), attrs, S.string(">"), body,
                     S.string(f"</{record}>")])

@@ -37,6 +37,7 @@ from clinker_sql.config import model as m
 from clinker_sql.diagnostics import fail
 
 TEXT = "#text"  # Spark's valueTag: an element's own text
+BARE = "@"  # Spark's attribute prefix for a source whose `attribute_prefix` is ''
 _VAR = "x"
 _NAME = re.compile(r"[A-Za-z_\u00C0-\uFFFF][A-Za-z0-9_.\-\u00B7\u00C0-\uFFFF]*")
 # Clinker's observe_xml_scalar: an i64, or a spelling with a float marker that parses
@@ -48,13 +49,20 @@ def record_tag(cfg: m.SourceConfig) -> str:
     return (cfg.xml.record_path or "").split("/")[-1]
 
 
+def _prefix(cfg: m.SourceConfig) -> str:
+    """The prefix Spark reads attributes under."""
+    return cfg.xml.attribute_prefix or BARE
+
+
 def _segments(cfg: m.SourceConfig, column: m.Column) -> tuple[list[str], str | None]:
-    """A declared column's element path and its attribute (None for an element's text)."""
+    """A declared column's element path and its attribute (None for an element's text).
+    With an empty `attribute_prefix` a name is an element's text and its parent's
+    attribute of that name at once (`_bare_attribute`)."""
     name = column.source_name or column.name
     prefix = cfg.xml.attribute_prefix
     parts = name.split(".")
     attr = None
-    if parts[-1].startswith(prefix):
+    if prefix and parts[-1].startswith(prefix):
         attr = parts.pop()[len(prefix):]
     ok = "\\" not in name and all(_NAME.fullmatch(p) for p in parts) and \
         (attr is None or _NAME.fullmatch(attr) is not None)
@@ -62,6 +70,9 @@ def _segments(cfg: m.SourceConfig, column: m.Column) -> tuple[list[str], str | N
         raise fail("CS001", f"XML column {name!r}: only a dotted path of XML element names, "
                    f"optionally ending in an attribute ({prefix}name), is supported",
                    column.loc)
+    if not prefix and column.multiple and len(parts) > 1:
+        raise fail("CS001", f"XML column {name!r}: a nested `multiple: true` column of a "
+                   "source whose attribute_prefix is '' is not supported", column.loc)
     if column.multiple and attr is not None:
         raise fail("CS001", f"XML column {name!r}: a `multiple: true` attribute field is not "
                    "supported (an attribute occurs once per element)", column.loc)
@@ -75,6 +86,15 @@ def _shape(cfg: m.SourceConfig) -> tuple[list[str], dict]:
     tree: dict = {}
     for c in cfg.schema:
         parts, attr = _segments(cfg, c)
+        if not cfg.xml.attribute_prefix:  # also its parent's attribute of that name
+            *parents, attr = parts
+            node_attrs = attrs
+            node = tree
+            for seg in parents:
+                node_attrs, node = node.setdefault(seg, ([], {}))
+            if attr not in node_attrs:
+                node_attrs.append(attr)
+            attr = None
         if not parts:
             if attr not in attrs:
                 attrs.append(attr)
@@ -101,7 +121,7 @@ def _element_type(prefix: str, node: tuple[list[str], dict]) -> exp.DataType:
 
 def scan(view: str, cfg: m.SourceConfig, path: str) -> str:
     """The scan view: the record elements with the declared fields' shape."""
-    prefix = cfg.xml.attribute_prefix
+    prefix = _prefix(cfg)
     attrs, tree = _shape(cfg)
     columns = [f"{ident(prefix + a)} STRING" for a in attrs]
     columns += [f"{ident(name)} {sql(_element_type(prefix, node))}"
@@ -115,7 +135,7 @@ def scan(view: str, cfg: m.SourceConfig, path: str) -> str:
 
 def no_rows(cfg: m.SourceConfig) -> exp.Expression:
     """The scan of an XML source whose files matched nothing: its columns, no row."""
-    prefix = cfg.xml.attribute_prefix
+    prefix = _prefix(cfg)
     attrs, tree = _shape(cfg)
     cols = [exp.alias_(S.cast(S.null(), "STRING"), S.ident(prefix + a)) for a in attrs]
     cols += [exp.alias_(exp.Cast(this=S.null(), to=_element_type(prefix, node)), S.ident(name))
@@ -135,9 +155,22 @@ def occurrences(cfg: m.SourceConfig, column: m.Column) -> exp.Expression:
     """Every occurrence's text of a declared column in a record, in document order (an
     empty one as null or ''); null when its path has no occurrence."""
     parts, attr = _segments(cfg, column)
-    prefix = cfg.xml.attribute_prefix
+    prefix = _prefix(cfg)
     if not parts:
         return S.fn("array", S.col(prefix + attr))
+    if not cfg.xml.attribute_prefix:  # the parent's attribute first (it is in the start tag)
+        texts = _path_values(parts, None, prefix)
+        if len(parts) == 1:
+            attribute = S.fn("array", S.col(prefix + parts[0]))
+        else:
+            attribute = _path_values(parts[:-1], parts[-1], prefix)
+        attribute = S.fn("filter", attribute, _lambda(S.not_null(S.col(_VAR))))
+        return S.fn("concat", attribute, S.fn("coalesce", texts, S.cast(
+            S.fn("array"), "ARRAY<STRING>")))
+    return _path_values(parts, attr, prefix)
+
+
+def _path_values(parts: list[str], attr: str | None, prefix: str) -> exp.Expression:
     arr: exp.Expression = S.col(parts[0])
     for seg in parts[1:]:
         present = S.fn("filter", arr, _lambda(S.not_null(_field(seg))))

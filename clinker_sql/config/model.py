@@ -111,6 +111,8 @@ class XmlSinkOptions:
     root_element: str = "Root"
     record_element: str = "Record"
     attribute_prefix: str = "@"
+    # `join_values` entries: (field, repeat_as or None, wrap_in or None)
+    repeats: tuple[tuple[str, str | None, str | None], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -455,9 +455,6 @@ def _xml_source_options(opts, what: str, c: Fields) -> m.XmlOptions:
     if any(":" in seg for seg in segments):
         raise fail("CS001", f"{what}: a namespace-qualified record_path segment is not "
                    "supported (namespace_handling: strip matches local names)", loc)
-    if prefix == "":
-        raise fail("CS001", f"{what}: an empty attribute_prefix is not supported",
-                   o.key_loc("attribute_prefix"))
     o.done()
     return m.XmlOptions(record_path=path, attribute_prefix=prefix)
 
@@ -482,6 +479,36 @@ def _xml_sink_options(opts, what: str, c: Fields) -> m.XmlSinkOptions:
                    o.key_loc("attribute_prefix"))
     o.done()
     return out
+
+
+def _xml_join_values(node: YNode, what: str) -> tuple[tuple[str, str | None, str | None], ...]:
+    """An XML sink's `join_values:` (Clinker's XmlRepeat): each entry's `field`, the
+    per-item element name `repeat_as` and the container `wrap_in`, each an XML name; the
+    CSV-only keys `delimiter`, `on_conflict` and `escape` are read and ignored, as
+    Clinker's XML writer ignores them."""
+    if not isinstance(node, YSeq):
+        raise fail("E000", f"join_values of {what} must be a list", node.loc)
+    out: list[tuple[str, str | None, str | None]] = []
+    for item in node.items:
+        if isinstance(item, YScalar) and isinstance(item.value, str):
+            entry = (item.value, None, None)
+            loc = item.loc
+        else:
+            f = Fields(item, f"an entry of join_values of {what}")
+            entry = (f.str("field", required=True), f.str("repeat_as"), f.str("wrap_in"))
+            for key in ("delimiter", "on_conflict", "escape"):
+                f.raw(key)
+            for key, name in (("repeat_as", entry[1]), ("wrap_in", entry[2])):
+                if name is not None and not _XML_NAME.fullmatch(name):
+                    raise fail("E362", f"{what}: join_values {key} {name!r} is not an XML "
+                               "element name", f.key_loc(key))
+            loc = f.loc
+            f.done()
+        if any(e[0] == entry[0] for e in out):
+            raise fail("E362", f"{what}: `join_values` declares field '{entry[0]}' twice",
+                       loc, "declare each field once")
+        out.append(entry)
+    return tuple(out)
 
 
 def _xml_refusals(c: Fields, what: str) -> None:
@@ -936,11 +963,9 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     if schema_node is not None:
         cfg = replace(cfg, schema=_schema(schema_node, what, ctx))
     if fmt == "xml" and c.has("join_values"):
-        c.raw("join_values")
-        raise fail("CS001", f"{what}: `join_values` (repeat_as, wrap_in) on an XML output is "
-                   "not supported yet", c.key_loc("join_values"),
-                   "a `multiple:` field is written as repeated elements named after it")
-    joins = multi_value.join_values(c.raw("join_values"), fmt, what)
+        cfg = replace(cfg, xml=replace(cfg.xml, repeats=_xml_join_values(
+            c.raw("join_values"), what)))
+    joins = multi_value.join_values(c.raw("join_values"), fmt, what) if fmt != "xml" else ()
     if joins:
         cfg = replace(cfg, join_values=joins)
     c.refuse(("split", "write_meta",
