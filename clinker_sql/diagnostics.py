@@ -230,10 +230,10 @@ CODES: dict[str, CodeInfo] = _codes(
              "input uses a non-UTF-8 repertoire"),
     CodeInfo("CS110", "a CSV source file with has_header: true has no header row (it is "
              "empty)", EXIT_IO, hint="remove the empty file, or write its header line"),
-    CodeInfo("CS111", "an XML record repeats a field whose column is not declared "
+    CodeInfo("CS113", "an XML record repeats a field whose column is not declared "
              "`multiple: true`", EXIT_IO,
              hint="declare the column `multiple: true` to keep every occurrence as an array"),
-    CodeInfo("CS112", "an XML source file holds elements named like its record element "
+    CodeInfo("CS114", "an XML source file holds elements named like its record element "
              "outside record_path (or a record inside another)", EXIT_IO,
              hint="rename those elements, or read the file with another record_path"),
     CodeInfo("CS107", "a sink's path template is invalid, or renders two source files to "

@@ -13,7 +13,7 @@ codegen/ingest.py as text. Each declared column is then its path's occurrences:
 - a `multiple: true` column holds every occurrence in document order, an empty one as a
   null element (Clinker's `record_value_less_occurrence`);
 - any other column occurring with more than one value in a record fails the run
-  (CS111), as Clinker's reader refuses an undeclared repeat (`UndeclaredRepeatedField`);
+  (CS113), as Clinker's reader refuses an undeclared repeat (`UndeclaredRepeatedField`);
 - a `string` column whose text Clinker's reader infers as a number or a bool
   (`inferred_xml_value`: an i64, a float spelling, `true` / `false`) is a type error, as
   Clinker's schema check refuses the native value ("native int does not match declared
@@ -212,7 +212,7 @@ def repeats(cfg: m.SourceConfig) -> exp.Expression | None:
 
 
 def compile_repeat_check(ctx: Context, node: m.SourceNode, raw: str) -> None:
-    """CS111: a record repeating a field whose column is not `multiple: true` fails the
+    """CS113: a record repeating a field whose column is not `multiple: true` fails the
     run before anything is written, as Clinker's reader refuses it."""
     which = repeats(node.config)
     if which is None:
@@ -224,7 +224,7 @@ def compile_repeat_check(ctx: Context, node: m.SourceNode, raw: str) -> None:
         "source_xml_repeat_check.sql.j2", raw=ident(raw), detail=sql(detail),
         repeated=sql(S.not_null(which.copy()))),
         header=f"source {node.name}: a field repeated in a record without `multiple: true` "
-               "refuses the run", step=CheckStep(code="CS111")))
+               "refuses the run", step=CheckStep(code="CS113")))
 
 
 def _count(steps: list[str], anywhere: bool) -> str:
@@ -236,7 +236,7 @@ def _count(steps: list[str], anywhere: bool) -> str:
 
 
 def compile_path_check(ctx: Context, node: m.SourceNode, path: str) -> None:
-    """CS112: Spark's reader takes every element named like the record element, Clinker's
+    """CS114: Spark's reader takes every element named like the record element, Clinker's
     only those at `record_path`; a file holding one elsewhere (or one record inside
     another) refuses the run before anything is written. Each file is read whole once."""
     cfg = node.config
@@ -257,7 +257,7 @@ def compile_path_check(ctx: Context, node: m.SourceNode, path: str) -> None:
         "source_xml_path_check.sql.j2", documents=ident(docs), detail=sql(detail),
         elsewhere=sql(exp.NEQ(this=counts[0], expression=counts[1]))),
         header=f"source {node.name}: a file with record elements outside record_path "
-               "refuses the run", step=CheckStep(code="CS112")))
+               "refuses the run", step=CheckStep(code="CS114")))
 
 
 def native_non_string(raw: exp.Expression) -> exp.Expression:

@@ -79,7 +79,7 @@ def test_an_undeclared_repeat_fails_the_run(executor, tmp_path):
     doc = "<Orders><Order><sku>a</sku><sku>b</sku></Order></Orders>"
     err = run_fails(executor, tmp_path, _text(["{ name: sku, type: string }"], sink="csv"),
                     {"orders.xml": doc})
-    assert err.diagnostics[0].code == "CS111"
+    assert err.diagnostics[0].code == "CS113"
 
 
 @pytest.mark.parametrize("path", ["/Orders/Order", "Orders//Order", "Orders/", "Orders/*"])
