@@ -251,6 +251,12 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("CS112", "a split sink's key group outgrows its file limits under "
              "oversize_group: error", EXIT_IO,
              hint="raise max_records / max_bytes, or set oversize_group: warn"),
+    CodeInfo("CS113", "an XML record repeats a field whose column is not declared "
+             "`multiple: true`", EXIT_IO,
+             hint="declare the column `multiple: true` to keep every occurrence as an array"),
+    CodeInfo("CS114", "an XML source file holds elements named like its record element "
+             "outside record_path (or a record inside another)", EXIT_IO,
+             hint="rename those elements, or read the file with another record_path"),
     CodeInfo("CS107", "a sink's path template is invalid, or renders two source files to "
              "one path", hint="tokens: {source_file}, {source_path}, {source_name[:NODE]}, "
              "{channel}, {n}; `{{` and `}}` for literal braces"),

@@ -157,6 +157,7 @@ class WriteStep(Step):
     segments: Segments | None = None  # `split:` (codegen/sink_split.py)
     if_exists: str = "overwrite"  # error | unique_suffix: checked as the output is assembled
     unique_suffix_width: int = 0
+    xml_root: str | None = None  # an XML output's document element (codegen/xml_sink.py)
 
     def output(self) -> dict[str, Any]:
         """The manifest's description of the output, in its long-standing key order."""
@@ -169,6 +170,8 @@ class WriteStep(Step):
             "delimiter": self.delimiter, "json_format": self.json_format}
         if self.dlq:
             out["dlq"] = True
+        if self.xml_root is not None:
+            out["xml_root"] = self.xml_root
         if self.fan_out is not None:
             out["fan_out"] = {"template": self.fan_out.template, "files": self.fan_out.files}
         if self.split is not None:

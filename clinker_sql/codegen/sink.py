@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from sqlglot import exp
 
 from clinker_sql import sqlbuild as S
-from clinker_sql.codegen import multi_value, sink_split, sort_key, split_write, unmapped
+from clinker_sql.codegen import multi_value, sink_split, sort_key, split_write, unmapped, xml_sink
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.fusion import LIVE
 from clinker_sql.codegen.names import LINE
@@ -262,9 +262,13 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
     fan_out: FanOut | None = None
     split_off: Split | None = None  # a split write's failing rows
     observed: dict[str, str] = {}  # a split write: where its written rows are counted
-    if cfg.format in ("csv", "json"):
+    if cfg.format == "xml" and cfg.fan_out is not None:
+        raise fail("CS001", f"sink '{name}': an XML output per source file is not supported "
+                   "yet", cfg.path_loc)
+    if cfg.format in ("csv", "json", "xml"):
         line = csv_line(typed, cfg.delimiter) if cfg.format == "csv" else \
-            json_line(typed, cfg.preserve_nulls)
+            json_line(typed, cfg.preserve_nulls) if cfg.format == "json" else \
+            xml_sink.framed(xml_sink.xml_record(typed, cfg, _field_path))
         split = None if cfg.fan_out is not None or cfg.split is not None else \
             split_write.chain_read(ctx, plan.upstream, input_view, plan.relation.view)
         source = records
@@ -302,7 +306,8 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
                                      fan_out=fan_out, split=split_off,
                                      if_exists=cfg.if_exists,
                                      unique_suffix_width=cfg.unique_suffix_width,
-                                     segments=sink_split.segments(cfg))))
+                                     segments=sink_split.segments(cfg),
+                                     xml_root=cfg.xml.root_element if cfg.xml else None)))
     ctx.compiled.sinks.append(SinkOutput(name, cfg.format, input_view, path=cfg.path,
                                          **observed))
 

@@ -19,6 +19,7 @@ from clinker_sql.codegen import (
     numbering,
     source_order,
     unmapped,
+    xml_source,
 )
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.dlq_shape import dlq_select
@@ -77,6 +78,15 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
                               "its files have no record: no rows" if empty else
                               f"no file matched (files.on_no_match: "
                               f"{cfg.files.on_no_match}): no rows"), step=discovery))
+    elif cfg.format == "xml":  # the declared fields' shape as the schema (xml_source.py)
+        read = cfg if selected is None else replace(cfg, paths=tuple(selected))
+        ctx.add(Statement("view", node.name, raw, xml_source.scan(
+            raw, read, dict(_options(read))["path"]),
+            header=f"source {node.name}: read the xml elements "
+                   f"{xml_source.record_tag(cfg)} (record_path {cfg.xml.record_path}) as text"
+            + (f" (files: {len(selected)} of its matches)" if selected else ""), step=discovery))
+        xml_source.compile_path_check(ctx, node, dict(_options(read))["path"])
+        xml_source.compile_repeat_check(ctx, node, raw)
     else:
         read = cfg if selected is None else replace(cfg, paths=tuple(selected))
         ctx.add(Statement("view", node.name, raw, render(
@@ -87,6 +97,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
             step=discovery))
 
     physical = _physical(cfg)
+    if cfg.format == "xml":
+        xml_source.check_unmapped(node, in_order)
     keys = unmapped.json_keys(cfg, in_order)  # a JSON source's, with nested paths
     # its first file's header (Clinker's schema), or a JSON source's flattened fields
     header = unmapped.header(cfg, in_order) or unmapped.leaves(keys)
@@ -148,10 +160,11 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         "source_total.sql.j2", view=ident(total), offsets=ident(offsets)),
         header=f"source {node.name}: the rows read (run summary)", step=counted))
 
+    is_bad = _is_bad_xml if cfg.format == "xml" else _is_bad
     bad = [(c, S.boolean(_rejects_null(c)) if c.name in missing else
-            multi_value.is_bad(c, parts[c.name], nulls, _is_bad, S.col(c.name),
+            multi_value.is_bad(c, parts[c.name], nulls, is_bad, S.col(c.name),
                                nulls and _rejects_null(c)) if c.multiple else
-            _is_bad(S.col(c.name), c, value, nulls)) for c, value in typed]
+            is_bad(S.col(c.name), c, value, nulls)) for c, value in typed]
     any_bad = S.or_(*[b for _, b in bad]) if bad else S.boolean(False)
     ck = tuple((ck_column(f), _ck_type(cfg, f)) for f in cfg.correlation_key)
     items = [(value, c.name) for c, value in typed]
@@ -283,6 +296,8 @@ def _no_rows(cfg: m.SourceConfig) -> exp.Expression:
     if cfg.format == "fixed_width":
         return exp.select(exp.alias_(S.cast(S.null(), "STRING"), S.ident(fixed_width.LINE))
                           ).where(S.boolean(False))
+    if cfg.format == "xml":
+        return xml_source.no_rows(cfg)
     return exp.select(*[exp.alias_(S.cast(S.null(), "STRING"), S.ident(n))
                         for n in _physical(cfg)]).where(S.boolean(False))
 
@@ -395,6 +410,8 @@ def _split_value(physical: str, column: m.Column, cfg: m.SourceConfig, missing: 
         return S.cast(S.null(), "STRING")
     if column.layout is not None:  # a fixed-width field (codegen/fixed_width.py)
         return fixed_width.field_text(cfg, column)
+    if fmt == "xml":
+        return xml_source.split_value(cfg, column)
     if fmt == "json" and column.multiple:
         return multi_value.raw_text(unmapped.path(physical), (keys or {}).get(physical))
     if fmt == "json":  # a dotted name is a nested field: `customer`.`name`
@@ -443,6 +460,16 @@ def _is_bad(raw: exp.Expression, column: m.Column, value: exp.Expression, nulls:
     if column.nullable:
         return S.is_true(S.and_(S.not_(empty), S.is_null(value)))
     return S.is_true(S.or_(empty, S.is_null(value)))
+
+
+def _is_bad_xml(raw: exp.Expression, column: m.Column, value: exp.Expression, nulls: bool
+                ) -> exp.Expression:
+    """`_is_bad`, and a `string` column's text that Clinker's XML reader reads as a number
+    or a bool (codegen/xml_source.py)."""
+    bad = _is_bad(raw, column, value, nulls)
+    if column.type != "string":
+        return bad
+    return S.or_(bad, S.is_true(xml_source.native_non_string(raw.copy())))
 
 
 _TYPE_NAMES = {"int": "Int", "float": "Float", "bool": "Bool", "decimal": "Decimal",

@@ -111,6 +111,24 @@ class JsonOptions:
 
 
 @dataclass(frozen=True)
+class XmlOptions:
+    """An XML source's options (codegen/xml_source.py): the record elements' path of
+    element names from the document element, and the prefix naming attribute fields."""
+    record_path: str | None = None
+    attribute_prefix: str = "@"
+
+
+@dataclass(frozen=True)
+class XmlSinkOptions:
+    """An XML sink's document element, record element and attribute field prefix."""
+    root_element: str = "Root"
+    record_element: str = "Record"
+    attribute_prefix: str = "@"
+    # `join_values` entries: (field, repeat_as or None, wrap_in or None)
+    repeats: tuple[tuple[str, str | None, str | None], ...] = ()
+
+
+@dataclass(frozen=True)
 class SortKey:
     """One `sort_order` entry: `field`, or `{field, order: asc|desc, null_order}`; nulls
     sort last by default whatever the direction (Clinker's compare_authored_values_with_
@@ -135,7 +153,7 @@ class FileControls:
 @dataclass(frozen=True)
 class SourceConfig:
     name: str
-    format: str  # csv | json | parquet | fixed_width
+    format: str  # csv | json | parquet | fixed_width | xml
     paths: tuple[str, ...]
     path_kind: str  # path | paths | glob
     schema: tuple[Column, ...]
@@ -143,6 +161,7 @@ class SourceConfig:
     correlation_key_loc: Location | None = None
     csv: CsvOptions = CsvOptions()
     json: JsonOptions = JsonOptions()
+    xml: XmlOptions = XmlOptions()
     on_unmapped: str = "auto_widen"  # auto_widen | drop | reject
     # `watermark:` (the key's location, its event-time column), checked as Clinker checks it
     # (E154, E155); read by a time-windowed aggregate (codegen/time_window.py)
@@ -186,7 +205,7 @@ class SinkSplit:
 @dataclass(frozen=True)
 class SinkConfig:
     name: str
-    format: str  # csv | json | parquet | table
+    format: str  # csv | json | parquet | table | xml
     path: str  # "" for a table sink
     path_loc: Location
     include_unmapped: bool = True
@@ -210,6 +229,7 @@ class SinkConfig:
     split: SinkSplit | None = None  # several files, cut by size (config/sink_split.py)
     if_exists: str = "overwrite"  # overwrite | error | unique_suffix
     unique_suffix_width: int = 0  # unique_suffix: the `-N` counter's zero-padded width
+    xml: XmlSinkOptions | None = None  # an XML sink's element names (codegen/xml_sink.py)
 
     @property
     def target(self) -> str:

@@ -91,7 +91,7 @@ def check_source(cfg: m.SourceConfig, what: str, loc: Location,
         entry = cfg.split_values[0]
         raise fail("E358", f"{what}: `split_values` is declared on a `{cfg.format}` source, "
                    "whose reader is never handed it", entry.loc, "remove the block")
-    if multiple and cfg.format not in ("csv", "json"):
+    if multiple and cfg.format not in ("csv", "json", "xml"):
         raise fail("E361", f"{what}: the schema declares the multi-value column(s) "
                    f"{', '.join(repr(c.name) for c in multiple)} (`multiple: true`), and a "
                    f"`{cfg.format}` source has no way to produce a field holding more than "

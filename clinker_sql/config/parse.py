@@ -329,9 +329,9 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     if fmt in ("ndjson",):
         raise fail("E000", "there is no 'type: ndjson'", c.node.get("type").loc,
                    "write `type: json` with `options: {format: ndjson}`")
-    if fmt not in ("csv", "json", "parquet", "fixed_width"):
+    if fmt not in ("csv", "json", "parquet", "fixed_width", "xml"):
         raise fail("CS001", f"source format '{fmt}' is not supported by clinker-sql",
-                   c.node.get("type").loc, "supported: csv, json, parquet, fixed_width")
+                   c.node.get("type").loc, "supported: csv, json, parquet, fixed_width, xml")
     matchers = [k for k in ("path", "glob", "regex", "paths") if c.has(k)]
     if len(matchers) > 1:
         raise fail("E210", f"{what} declares {', '.join(matchers)}; give exactly one",
@@ -347,8 +347,11 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     else:
         paths = [c.str(kind, required=True)]
     csv_opts, json_opts, line_sep = m.CsvOptions(), m.JsonOptions(), "lf"
+    xml_opts = m.XmlOptions()
     opts = c.raw("options")
-    if opts is not None:
+    if fmt == "xml":
+        xml_opts = _xml_source_options(opts, what, c)
+    elif opts is not None:
         o = Fields(opts, f"options of {what}")
         if fmt == "csv":
             csv_opts = m.CsvOptions(delimiter=o.str("delimiter", default=","),
@@ -385,6 +388,8 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     granularity = c.choice("dlq_granularity", ("record", "document"), "record")
     sorted_by, on_unsorted = _source_order(c, schema, common["name"])
     files = _file_controls(c, what)
+    if fmt == "xml":
+        _xml_refusals(c, what)
     splits = multi_value.split_values(c.raw("split_values"), what, fmt)
     fan_out = multi_value.split_to_rows(c.raw("split_to_rows"), what) \
         if fmt == "json" else ()
@@ -404,7 +409,7 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     cfg = m.SourceConfig(name=cfg_name, format=fmt, paths=tuple(paths), path_kind=kind,
                          schema=schema, correlation_key=tuple(ck),
                          correlation_key_loc=ck_node.loc if ck_node else None,
-                         csv=csv_opts, json=json_opts, on_unmapped=unmapped,
+                         csv=csv_opts, json=json_opts, xml=xml_opts, on_unmapped=unmapped,
                          watermark=watermark, watermark_delay_us=delay,
                          document_dlq=c.key_loc("dlq_granularity")
                          if granularity == "document" else None,
@@ -426,6 +431,114 @@ def _check_record_path(path: str | None, what: str, loc: Location | None) -> Non
     if why is not None:
         raise fail("E363", f"{what}: record_path {path!r} {why}; a JSON record_path is a dot "
                    "path of object keys", loc, "write it as `data.rows`")
+
+
+_XML_NAME = re.compile(r"[A-Za-z_:\u00C0-\uFFFF][A-Za-z0-9_:.\-\u00B7\u00C0-\uFFFF]*")
+
+
+def _xml_source_options(opts, what: str, c: Fields) -> m.XmlOptions:
+    """An XML source's `options:` (Clinker's XmlReaderConfig): `record_path` checked as
+    Clinker's record_path_faults does (E363), `attribute_prefix`, `namespace_handling`
+    (`strip`; `qualify` is refused) and `max_index_bytes` (read only by an envelope)."""
+    if opts is None:
+        raise fail("CS001", f"{what}: an XML source without `options: {{record_path: ...}}` "
+                   "is not supported (Spark's XML reader selects records by element name)",
+                   c.loc, "name the record elements' path, e.g. `record_path: catalog/product`")
+    o = Fields(opts, f"options of {what}")
+    path = o.str("record_path")
+    prefix = o.str("attribute_prefix", default="@")
+    ns = o.choice("namespace_handling", ("strip", "qualify"), "strip")
+    o.raw("max_index_bytes")
+    loc = o.key_loc("record_path")
+    if path is None:
+        raise fail("CS001", f"{what}: an XML source without `record_path` is not supported "
+                   "(Spark's XML reader selects records by element name)", o.loc,
+                   "name the record elements' path, e.g. `record_path: catalog/product`")
+    segments = path.split("/")
+    why = ("is empty" if path == "" else
+           "starts with `/` (it is anchored at the document element already)"
+           if path.startswith("/") else
+           "holds `//`, a descendant step" if "//" in path else
+           "has an empty segment" if "" in segments else
+           "holds an XPath predicate, axis or wildcard"
+           if any(ch in path for ch in "[]*@()") or "::" in path else
+           "has a segment that is not an XML element name"
+           if not all(_XML_NAME.fullmatch(seg) for seg in segments) else None)
+    if why is not None:
+        fixed = "/".join(seg for seg in path.split("/") if seg) if path.strip("/") else None
+        raise fail("E363", f"{what}: record_path {path!r} {why}; an XML record_path is a "
+                   "slash path of element names from the document element", loc,
+                   f"write it as {fixed!r}" if fixed and fixed != path else "")
+    if ns == "qualify":
+        raise fail("CS001", f"{what}: namespace_handling: qualify is not supported (Spark's "
+                   "XML reader strips namespace prefixes)", o.key_loc("namespace_handling"))
+    if any(":" in seg for seg in segments):
+        raise fail("CS001", f"{what}: a namespace-qualified record_path segment is not "
+                   "supported (namespace_handling: strip matches local names)", loc)
+    o.done()
+    return m.XmlOptions(record_path=path, attribute_prefix=prefix)
+
+
+def _xml_sink_options(opts, what: str, c: Fields) -> m.XmlSinkOptions:
+    """An XML sink's `options:` (Clinker's XmlWriterConfig): `root_element`,
+    `record_element` (each an XML name, which Clinker's writer checks as it opens the
+    document) and `attribute_prefix` (an empty one is refused)."""
+    if opts is None:
+        return m.XmlSinkOptions()
+    o = Fields(opts, f"options of {what}")
+    out = m.XmlSinkOptions(o.str("root_element", default="Root"),
+                           o.str("record_element", default="Record"),
+                           o.str("attribute_prefix", default="@"))
+    for key, name in (("root_element", out.root_element),
+                      ("record_element", out.record_element)):
+        if not _XML_NAME.fullmatch(name):
+            raise fail("E000", f"{what}: {key} {name!r} is not an XML element name",
+                       o.key_loc(key))
+    if out.attribute_prefix == "":
+        raise fail("CS001", f"{what}: an empty attribute_prefix is not supported",
+                   o.key_loc("attribute_prefix"))
+    o.done()
+    return out
+
+
+def _xml_join_values(node: YNode, what: str) -> tuple[tuple[str, str | None, str | None], ...]:
+    """An XML sink's `join_values:` (Clinker's XmlRepeat): each entry's `field`, the
+    per-item element name `repeat_as` and the container `wrap_in`, each an XML name; the
+    CSV-only keys `delimiter`, `on_conflict` and `escape` are read and ignored, as
+    Clinker's XML writer ignores them."""
+    if not isinstance(node, YSeq):
+        raise fail("E000", f"join_values of {what} must be a list", node.loc)
+    out: list[tuple[str, str | None, str | None]] = []
+    for item in node.items:
+        if isinstance(item, YScalar) and isinstance(item.value, str):
+            entry = (item.value, None, None)
+            loc = item.loc
+        else:
+            f = Fields(item, f"an entry of join_values of {what}")
+            entry = (f.str("field", required=True), f.str("repeat_as"), f.str("wrap_in"))
+            for key in ("delimiter", "on_conflict", "escape"):
+                f.raw(key)
+            for key, name in (("repeat_as", entry[1]), ("wrap_in", entry[2])):
+                if name is not None and not _XML_NAME.fullmatch(name):
+                    raise fail("E362", f"{what}: join_values {key} {name!r} is not an XML "
+                               "element name", f.key_loc(key))
+            loc = f.loc
+            f.done()
+        if any(e[0] == entry[0] for e in out):
+            raise fail("E362", f"{what}: `join_values` declares field '{entry[0]}' twice",
+                       loc, "declare each field once")
+        out.append(entry)
+    return tuple(out)
+
+
+def _xml_refusals(c: Fields, what: str) -> None:
+    """What Clinker's XML reader does that clinker-sql does not yet."""
+    for key in ("split_to_rows", "split_values"):
+        if c.has(key):
+            c.raw(key)
+            raise fail("CS001", f"{what}: `{key}` on an XML source is not supported yet",
+                       c.key_loc(key), "read the repeated element as a `multiple: true` column "
+                       "and fan it out with `emit each`" if key == "split_to_rows" else "")
 
 
 def _file_controls(c: Fields, what: str) -> m.FileControls:
@@ -868,9 +981,9 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     c = Fields(f.raw("config", required=True), f"config of {what}")
     cfg_name = c.str("name", default=common["name"])
     fmt = c.str("type", required=True)
-    if fmt not in ("csv", "json", "parquet", "table"):
+    if fmt not in ("csv", "json", "parquet", "table", "xml"):
         raise fail("CS001", f"sink format '{fmt}' is not supported by clinker-sql",
-                   c.node.get("type").loc, "supported: csv, json, parquet, table")
+                   c.node.get("type").loc, "supported: csv, json, parquet, table, xml")
     if fmt == "table":
         return _table_sink(f, c, ref, cfg_name, common)
     path_node = c.raw("path", required=True)
@@ -881,7 +994,8 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         template = path_template.parse(path_node.value, path_node.loc)
     delimiter, json_format, pretty = ",", "array", False
     opts = c.raw("options")
-    if opts is not None:
+    xml = _xml_sink_options(opts, what, c) if fmt == "xml" else None
+    if opts is not None and fmt != "xml":
         o = Fields(opts, f"options of {what}")
         if fmt == "csv":
             delimiter = o.str("delimiter", default=",")
@@ -905,7 +1019,7 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         exclude=tuple(exclude), mapping=mapping, delimiter=delimiter, json_format=json_format,
         json_pretty=pretty, preserve_nulls=c.bool("preserve_nulls", False),
         correlation_fanout_policy=c.choice("correlation_fanout_policy", ("any", "all", "primary")),
-        template=template,
+        template=template, xml=xml,
     )
     cfg = _sink_files(c, cfg, what)
     sort_node = c.raw("sort_order")
@@ -914,7 +1028,10 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     schema_node = c.raw("schema")
     if schema_node is not None:
         cfg = replace(cfg, schema=_schema(schema_node, what, ctx))
-    joins = multi_value.join_values(c.raw("join_values"), fmt, what)
+    if fmt == "xml" and c.has("join_values"):
+        cfg = replace(cfg, xml=replace(cfg.xml, repeats=_xml_join_values(
+            c.raw("join_values"), what)))
+    joins = multi_value.join_values(c.raw("join_values"), fmt, what) if fmt != "xml" else ()
     if joins:
         cfg = replace(cfg, join_values=joins)
     c.refuse(("write_meta", "reconstruct_envelope"), "sink '{key}' is not supported yet")

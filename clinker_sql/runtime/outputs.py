@@ -83,6 +83,8 @@ def assemble(step: WriteStep, base: Path) -> PendingOutput:
         return PendingOutput(path, staging, temp)
     split = step.split
     pending = PendingOutput(path, staging, temp, 0 if split else None)
+    if fmt == "xml":
+        return _assemble_xml(step, base, pending)
     out = _Writer(step, pending)
     try:
         sources = _sources(staging, base / split.side if split else None, pending)
@@ -95,6 +97,32 @@ def assemble(step: WriteStep, base: Path) -> PendingOutput:
                 shutil.copyfileobj(src, out.out, 1 << 20)
     finally:
         out.close()
+    return pending
+
+
+def _assemble_xml(step: WriteStep, base: Path, pending: PendingOutput) -> PendingOutput:
+    """An XML output: its records (each staged as `<length>:<text>`, codegen/xml_sink.py)
+    between the document element's tags, with nothing between them."""
+    split = step.split
+    with open(pending.temp, "w", encoding="utf-8", newline="") as out:
+        out.write(f"<{step.xml_root}>")
+        for src in _sources(pending.staging, base / split.side if split else None, pending):
+            for line in iter(src.readline, ""):
+                colon = line.find(":")
+                if colon < 1 or not line[:colon].isdigit():
+                    raise RuntimeError(f"a malformed record in {src.name}")
+                size, text = int(line[:colon]), line[colon + 1:]
+                while len(text) < size + 1:  # the record's own line breaks, then the last
+                    more = src.readline()
+                    if not more:
+                        raise RuntimeError(f"a truncated record in {src.name}")
+                    text += more
+                if len(text) != size + 1 or text[-1] != "\n":
+                    raise RuntimeError(f"a malformed record in {src.name}")
+                out.write(text[:-1])
+        out.write(f"</{step.xml_root}>")
+        out.flush()
+        os.fsync(out.fileno())
     return pending
 
 

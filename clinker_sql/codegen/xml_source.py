@@ -1,0 +1,325 @@
+"""An XML source (Clinker's xml/reader.rs), read by Spark's XML reader.
+
+Spark selects the record elements by the last element name of `record_path` (`rowTag`),
+with the declared fields' shape as the schema: every element an ARRAY of STRUCTs (each
+occurrence, its text as `#text`, its declared children and attributes), every attribute
+a STRING, so that nothing is inferred and every value reaches the typing of
+codegen/ingest.py as text. Each declared column is then its path's occurrences:
+
+- a column (`name`, `address.city`) is an element's text, an attribute field
+  (`@id`, `address.@type`, with the source's `attribute_prefix`) an attribute's value;
+- an empty element (`<x/>`, `<x></x>`) or an empty text is no value: null, as Clinker's
+  reader pushes no field for it;
+- a `multiple: true` column holds every occurrence in document order, an empty one as a
+  null element (Clinker's `record_value_less_occurrence`);
+- any other column occurring with more than one value in a record fails the run
+  (CS113), as Clinker's reader refuses an undeclared repeat (`UndeclaredRepeatedField`);
+- a `string` column whose text Clinker's reader infers as a number or a bool
+  (`inferred_xml_value`: an i64, a float spelling, `true` / `false`) is a type error, as
+  Clinker's schema check refuses the native value ("native int does not match declared
+  string").
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from sqlglot import exp
+
+from clinker_sql import sqlbuild as S
+from clinker_sql.codegen.context import Context
+from clinker_sql.codegen.plan import Statement
+from clinker_sql.codegen.run_plan import CheckStep
+from clinker_sql.codegen.templates import Sql, ident, literal, render, sql
+from clinker_sql.config import model as m
+from clinker_sql.diagnostics import fail
+
+TEXT = "#text"  # Spark's valueTag: an element's own text
+BARE = "@"  # Spark's attribute prefix for a source whose `attribute_prefix` is ''
+_VAR = "x"
+_NAME = re.compile(r"[A-Za-z_\u00C0-\uFFFF][A-Za-z0-9_.\-\u00B7\u00C0-\uFFFF]*")
+# Clinker's observe_xml_scalar: an i64, or a spelling with a float marker that parses
+_I64 = r"^[+-]?[0-9]+\z"
+_FLOAT = r"^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\z"
+
+
+def record_tag(cfg: m.SourceConfig) -> str:
+    return (cfg.xml.record_path or "").split("/")[-1]
+
+
+def _prefix(cfg: m.SourceConfig) -> str:
+    """The prefix Spark reads attributes under."""
+    return cfg.xml.attribute_prefix or BARE
+
+
+def _segments(cfg: m.SourceConfig, column: m.Column) -> tuple[list[str], str | None]:
+    """A declared column's element path and its attribute (None for an element's text).
+    With an empty `attribute_prefix` a name is an element's text and its parent's
+    attribute of that name at once (`_bare_attribute`)."""
+    name = column.source_name or column.name
+    prefix = cfg.xml.attribute_prefix
+    parts = name.split(".")
+    attr = None
+    if prefix and parts[-1].startswith(prefix):
+        attr = parts.pop()[len(prefix):]
+    ok = "\\" not in name and all(_NAME.fullmatch(p) for p in parts) and \
+        (attr is None or _NAME.fullmatch(attr) is not None)
+    if not ok:
+        raise fail("CS001", f"XML column {name!r}: only a dotted path of XML element names, "
+                   f"optionally ending in an attribute ({prefix}name), is supported",
+                   column.loc)
+    if not prefix and column.multiple and len(parts) > 1:
+        raise fail("CS001", f"XML column {name!r}: a nested `multiple: true` column of a "
+                   "source whose attribute_prefix is '' is not supported", column.loc)
+    if column.multiple and attr is not None:
+        raise fail("CS001", f"XML column {name!r}: a `multiple: true` attribute field is not "
+                   "supported (an attribute occurs once per element)", column.loc)
+    return parts, attr
+
+
+def _shape(cfg: m.SourceConfig) -> tuple[list[str], dict]:
+    """The record element's attributes, and the tree of its declared child elements:
+    {name: (attributes, children)}."""
+    attrs: list[str] = []
+    tree: dict = {}
+    for c in cfg.schema:
+        parts, attr = _segments(cfg, c)
+        if not cfg.xml.attribute_prefix:  # also its parent's attribute of that name
+            *parents, attr = parts
+            node_attrs = attrs
+            node = tree
+            for seg in parents:
+                node_attrs, node = node.setdefault(seg, ([], {}))
+            if attr not in node_attrs:
+                node_attrs.append(attr)
+            attr = None
+        if not parts:
+            if attr not in attrs:
+                attrs.append(attr)
+            continue
+        node = tree
+        for i, seg in enumerate(parts):
+            at, children = node.setdefault(seg, ([], {}))
+            if i == len(parts) - 1 and attr is not None and attr not in at:
+                at.append(attr)
+            node = children
+    return attrs, tree
+
+
+def _element_type(prefix: str, node: tuple[list[str], dict]) -> exp.DataType:
+    attrs, children = node
+    fields = [exp.ColumnDef(this=S.ident(TEXT), kind=exp.DataType.build("STRING"))]
+    fields += [exp.ColumnDef(this=S.ident(name), kind=_element_type(prefix, child))
+               for name, child in children.items()]
+    fields += [exp.ColumnDef(this=S.ident(prefix + a), kind=exp.DataType.build("STRING"))
+               for a in attrs]
+    struct = exp.DataType(this=exp.DataType.Type.STRUCT, expressions=fields, nested=True)
+    return exp.DataType(this=exp.DataType.Type.ARRAY, expressions=[struct], nested=True)
+
+
+def scan(view: str, cfg: m.SourceConfig, path: str) -> str:
+    """The scan view: the record elements with the declared fields' shape."""
+    prefix = _prefix(cfg)
+    attrs, tree = _shape(cfg)
+    columns = [f"{ident(prefix + a)} STRING" for a in attrs]
+    columns += [f"{ident(name)} {sql(_element_type(prefix, node))}"
+                for name, node in tree.items()]
+    options = [("path", path), ("rowTag", record_tag(cfg)), ("attributePrefix", prefix),
+               ("valueTag", TEXT), ("ignoreNamespace", "true"), ("mode", "FAILFAST"),
+               ("ignoreSurroundingSpaces", "true")]
+    return render("source_scan_xml.sql.j2", view=ident(view), columns=Sql(
+        ",\n  ".join(columns)), options=Sql(", ".join(f"{k} {literal(v)}" for k, v in options)))
+
+
+def no_rows(cfg: m.SourceConfig) -> exp.Expression:
+    """The scan of an XML source whose files matched nothing: its columns, no row."""
+    prefix = _prefix(cfg)
+    attrs, tree = _shape(cfg)
+    cols = [exp.alias_(S.cast(S.null(), "STRING"), S.ident(prefix + a)) for a in attrs]
+    cols += [exp.alias_(exp.Cast(this=S.null(), to=_element_type(prefix, node)), S.ident(name))
+             for name, node in tree.items()]
+    return exp.select(*cols).where(S.boolean(False))
+
+
+def _lambda(body: exp.Expression) -> exp.Lambda:
+    return exp.Lambda(this=body, expressions=[S.ident(_VAR)])
+
+
+def _field(name: str) -> exp.Expression:
+    return exp.Dot(this=S.col(_VAR), expression=S.ident(name))
+
+
+def occurrences(cfg: m.SourceConfig, column: m.Column) -> exp.Expression:
+    """Every occurrence's text of a declared column in a record, in document order (an
+    empty one as null or ''); null when its path has no occurrence."""
+    parts, attr = _segments(cfg, column)
+    prefix = _prefix(cfg)
+    if not parts:
+        return S.fn("array", S.col(prefix + attr))
+    if not cfg.xml.attribute_prefix:  # the parent's attribute first (it is in the start tag)
+        texts = _path_values(parts, None, prefix)
+        if len(parts) == 1:
+            attribute = S.fn("array", S.col(prefix + parts[0]))
+        else:
+            attribute = _path_values(parts[:-1], parts[-1], prefix)
+        attribute = S.fn("filter", attribute, _lambda(S.not_null(S.col(_VAR))))
+        return S.fn("concat", attribute, S.fn("coalesce", texts, S.cast(
+            S.fn("array"), "ARRAY<STRING>")))
+    return _path_values(parts, attr, prefix)
+
+
+def _path_values(parts: list[str], attr: str | None, prefix: str) -> exp.Expression:
+    arr: exp.Expression = S.col(parts[0])
+    for seg in parts[1:]:
+        present = S.fn("filter", arr, _lambda(S.not_null(_field(seg))))
+        arr = S.fn("flatten", S.fn("transform", present, _lambda(_field(seg))))
+    return S.fn("transform", arr, _lambda(_field(TEXT if attr is None else prefix + attr)))
+
+
+def _valued(occ: exp.Expression) -> exp.Expression:
+    v = S.col(_VAR)
+    return S.fn("filter", occ, _lambda(S.and_(S.not_null(v), exp.NEQ(
+        this=v.copy(), expression=S.string("")))))
+
+
+def split_value(cfg: m.SourceConfig, column: m.Column) -> exp.Expression:
+    """A declared column's text in the split view: its one valued occurrence, null when
+    none; a `multiple: true` column's occurrences as a JSON array's text (empty ones null),
+    read back by codegen/multi_value.py; null when it has none."""
+    occ = occurrences(cfg, column)
+    if column.multiple:
+        items = S.fn("transform", occ, _lambda(S.fn("nullif", S.col(_VAR), S.string(""))))
+        return S.case([(S.is_true(exp.GT(this=S.fn("size", occ.copy()),
+                                         expression=S.bigint(0))),
+                        S.fn("to_json", items))])
+    return S.fn("try_element_at", _valued(occ), exp.Literal.number(1))
+
+
+def repeats(cfg: m.SourceConfig) -> exp.Expression | None:
+    """The first column (its name) that has more than one valued occurrence in the record
+    though not `multiple: true`; None when no column can repeat."""
+    whens = []
+    for c in cfg.schema:
+        parts, _ = _segments(cfg, c)
+        if c.multiple or not parts:
+            continue
+        count = S.fn("size", _valued(occurrences(cfg, c)))
+        whens.append((S.is_true(exp.GT(this=count, expression=S.bigint(1))),
+                      S.string(c.source_name or c.name)))
+    return S.case(whens) if whens else None
+
+
+def compile_repeat_check(ctx: Context, node: m.SourceNode, raw: str) -> None:
+    """CS113: a record repeating a field whose column is not `multiple: true` fails the
+    run before anything is written, as Clinker's reader refuses it."""
+    which = repeats(node.config)
+    if which is None:
+        return
+    detail = S.fn("concat", S.string(f"XML source '{node.name}': field '"), which,
+                  S.string("' occurs more than once in a single record, but its schema column "
+                           "is not declared `multiple: true`"))
+    ctx.add(Statement("check", node.name, ctx.view(node.name, "repeats"), render(
+        "source_xml_repeat_check.sql.j2", raw=ident(raw), detail=sql(detail),
+        repeated=sql(S.not_null(which.copy()))),
+        header=f"source {node.name}: a field repeated in a record without `multiple: true` "
+               "refuses the run", step=CheckStep(code="CS113")))
+
+
+def _count(steps: list[str], anywhere: bool) -> str:
+    """An XPath counting the elements of local names `steps` from the document element
+    (each name a checked XML name: no quote), or every element of the last one."""
+    if anywhere:
+        return f'count(//*[local-name()="{steps[-1]}"])'
+    return "count(" + "".join(f'/*[local-name()="{s}"]' for s in steps) + ")"
+
+
+def compile_path_check(ctx: Context, node: m.SourceNode, path: str) -> None:
+    """CS114: Spark's reader takes every element named like the record element, Clinker's
+    only those at `record_path`; a file holding one elsewhere (or one record inside
+    another) refuses the run before anything is written. Each file is read whole once."""
+    cfg = node.config
+    docs = ctx.view(node.name, "documents")
+    ctx.add(Statement("view", node.name, docs, render(
+        "source_xml_documents.sql.j2", view=ident(docs), options=Sql(", ".join(
+            f"{k} {literal(v)}" for k, v in (("path", path), ("wholetext", "true"))))),
+        header=f"source {node.name}: its files, each as one text (the record_path check)"))
+    steps = (cfg.xml.record_path or "").split("/")
+    counts = [S.fn("xpath_int", S.col("value"), S.string(_count(steps, a)))
+              for a in (True, False)]
+    file = S.fn("regexp_replace", S.fn("input_file_name"), S.string("^file:(//)?"),
+                S.string(""))
+    detail = S.fn("concat", S.string(f"XML source '{node.name}': file "), file, S.string(
+        f" holds '{steps[-1]}' elements outside record_path {cfg.xml.record_path}, which "
+        "Spark's XML reader would read as records"))
+    ctx.add(Statement("check", node.name, ctx.view(node.name, "elsewhere"), render(
+        "source_xml_path_check.sql.j2", documents=ident(docs), detail=sql(detail),
+        elsewhere=sql(exp.NEQ(this=counts[0], expression=counts[1]))),
+        header=f"source {node.name}: a file with record elements outside record_path "
+               "refuses the run", step=CheckStep(code="CS114")))
+
+
+def native_non_string(raw: exp.Expression) -> exp.Expression:
+    """Whether Clinker's XML reader infers a text as a number or a bool, which a `string`
+    column refuses."""
+    i64 = S.and_(exp.RegexpLike(this=raw, expression=S.string(_I64)),
+                 S.not_null(S.try_cast(raw.copy(), "BIGINT")))
+    marked = S.and_(exp.RegexpLike(this=raw.copy(), expression=S.string(_FLOAT)),
+                    exp.RegexpLike(this=raw.copy(), expression=S.string("[.eE]")))
+    return S.or_(S.is_true(i64), S.is_true(marked),
+                 exp.In(this=raw.copy(), expressions=[S.string("true"), S.string("false")]))
+
+
+# ---- the compiler's look at the files --------------------------------------------------
+
+READ_MAX_BYTES = 16 * 1024 * 1024
+
+
+def first_record_fields(cfg: m.SourceConfig, files: list[Path] | None) -> list[str] | None:
+    """The field names of the first record of the first file, flattened as Clinker's
+    reader flattens it (the schema it infers from that record); None when not read."""
+    if not files or files[0].stat().st_size > READ_MAX_BYTES:
+        return None
+    path = (cfg.xml.record_path or "").split("/")
+    prefix = cfg.xml.attribute_prefix
+    stack: list[str] = []
+    names: list[str] = []
+    record_depth = None
+    try:
+        for event, el in ET.iterparse(str(files[0]), events=("start", "end")):
+            tag = el.tag.rsplit("}", 1)[-1]
+            if event == "start":
+                stack.append(tag)
+                if record_depth is None and stack == path:
+                    record_depth = len(stack)
+                    names += [prefix + k.rsplit("}", 1)[-1] for k in el.attrib]
+                elif record_depth is not None:
+                    dotted = ".".join(stack[record_depth:])
+                    names += [f"{dotted}.{prefix}{k.rsplit('}', 1)[-1]}" for k in el.attrib]
+            else:
+                if record_depth is not None and len(stack) > record_depth:
+                    if (el.text or "").strip(" \t\r\n") or len(el) == 0:
+                        names.append(".".join(stack[record_depth:]))
+                stack.pop()
+                if record_depth is not None and len(stack) < record_depth:
+                    break
+    except (ET.ParseError, OSError, UnicodeDecodeError):
+        return None
+    return list(dict.fromkeys(names))
+
+
+def check_unmapped(node: m.SourceNode, files: list[Path] | None) -> None:
+    """Undeclared fields in the first record: carried (auto_widen) or refused (reject) by
+    Clinker, not supported here; `on_unmapped: drop` leaves them out, as here."""
+    cfg = node.config
+    if cfg.on_unmapped == "drop":
+        return
+    fields = first_record_fields(cfg, files)
+    declared = {c.source_name or c.name for c in cfg.schema}
+    extra = [f for f in fields or () if f not in declared]
+    if extra:
+        raise fail("CS001", f"source '{node.name}': its XML records have fields the schema "
+                   f"does not declare ({', '.join(extra)}); on_unmapped: {cfg.on_unmapped} is "
+                   "not supported for them on an XML source", node.loc,
+                   "declare them, or set `on_unmapped: {mode: drop}`")
