@@ -41,6 +41,7 @@ FAIL_ENTRY = "$fail.entry"
 REF_ORDER = "$ref.order"
 REF_ROW = "$ref.row"
 LAYOUT = "$layout"
+RAW = "$raw"
 # the DLQ write's own columns (codegen/dlq.py::_dlq_write)
 FIELDS = "$fields"
 HEADER = "$header"
@@ -118,6 +119,7 @@ LEGEND: tuple[Name, ...] = (
     Name(REF_ORDER, _C, "the source order of the row a DLQ detail names, not its own"),
     Name(REF_ROW, _C, "the position of the row a DLQ detail names, not its own"),
     Name(LAYOUT, _C, "which record layout a DLQ entry has"),
+    Name(RAW, _C, "a source row's text as read, which its type-error entry quotes"),
     Name(FILE_LAYOUT, _C, "the one layout every DLQ entry shares (null: mixed layouts)"),
     Name(FIELDS, _C, "a DLQ line's fixed cells, already CSV text"),
     Name(HEADER, _C, "marks the DLQ file's header line, written first"),
