@@ -237,10 +237,12 @@ def pretty(sql: str) -> str:
     return sqlglot.transpile(sql, read=DIALECT, write=DIALECT, pretty=True)[0]
 
 
-def pretty_with_reads(sql: str, rewrite=None) -> tuple[str, tuple[str, ...]]:
+def pretty_with_reads(sql: str, rewrite=None, width: int = 80
+                      ) -> tuple[str, tuple[str, ...]]:
     """`pretty(sql)`, and the names of the tables and views the statement reads (from the
     same parse): the plan of checkpoints (codegen/materialize.py) works on this graph.
-    `rewrite`, when given, takes the parsed statement and returns the one to print."""
+    `rewrite`, when given, takes the parsed statement and returns the one to print; a call
+    whose arguments are wider than `width` puts each on a line of its own."""
     tree = sqlglot.parse_one(sql, read=DIALECT)
     if rewrite is not None:
         tree = rewrite(tree)
@@ -248,7 +250,7 @@ def pretty_with_reads(sql: str, rewrite=None) -> tuple[str, tuple[str, ...]]:
     ctes = {c.alias for c in tree.find_all(exp.CTE)}
     reads = tuple(dict.fromkeys(t.name for t in tree.find_all(exp.Table)
                                 if t is not target and t.name and t.name not in ctes))
-    return DIALECT.generate(tree, copy=False, pretty=True), reads
+    return DIALECT.generate(tree, copy=False, pretty=True, max_text_width=width), reads
 
 
 def values_view(view: str, columns: list[tuple[str, str]], rows: list[tuple]) -> str:

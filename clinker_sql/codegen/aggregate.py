@@ -184,7 +184,8 @@ def compile_aggregate(ctx: Context, node: m.AggregateNode, upstream: Relation,
     # retraction pass: only the groups read the retraction state (flagged below)
     ctx.add(Statement("view", node.name, eval_view, render(
         "aggregate_eval.sql.j2", view=ident(eval_view), input=ident(upstream.view),
-        select_list=select_list(items)), header=f"{header}: per-row arguments",
+        select_list=select_list(items[len(upstream.all_columns):])),
+        header=f"{header}: per-row arguments",
         layer=NODE_LAYER))
     grouped_view = eval_view
     if relaxed:

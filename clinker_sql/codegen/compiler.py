@@ -12,6 +12,7 @@ from clinker_sql import sqlbuild as S
 from clinker_sql.codegen import shared_values
 from clinker_sql.codegen.aggregate import AggregatePlan, compile_aggregate
 from clinker_sql.codegen.combine_chain import compile_combine
+from clinker_sql.codegen.conditions import plain_conditions
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.correlation import lattice
 from clinker_sql.codegen.cull import compile_cull
@@ -173,7 +174,7 @@ def _with_functions(statements: list[Statement]) -> list[Statement]:
 
 def _rewrite(tree: sqlglot.exp.Expression) -> sqlglot.exp.Expression:
     # Spark cannot call a SQL function inside a lambda: there the call is its body
-    return shared_values.share(functions.inline_in_lambdas(tree))
+    return shared_values.share(plain_conditions(functions.inline_in_lambdas(tree)))
 
 
 def _several_documents(node: m.Node, by_name: dict[str, m.Node]) -> bool:
@@ -207,7 +208,8 @@ def _format(stmt: Statement) -> Statement:
     if stmt.kind in ("setup", "fixpoint", "checkpoint"):
         return stmt
     try:
-        body, reads = S.pretty_with_reads(stmt.sql, _rewrite)
+        # a node file reads like the CXL: an emit's call on one line of the file's width
+        body, reads = S.pretty_with_reads(stmt.sql, _rewrite, 100 if stmt.layer == "node" else 80)
     except sqlglot.errors.ParseError as exc:  # a compiler bug, never a user error
         raise RuntimeError(f"generated SQL for {stmt.name} does not parse: {exc}\n{stmt.sql}")
     stmt = replace(stmt, reads=reads)

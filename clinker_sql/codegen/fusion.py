@@ -46,11 +46,12 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from clinker_sql import sqlbuild as S
+from clinker_sql.codegen import node_view
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_errors import ERR, KEEP
 from clinker_sql.codegen.dlq_shape import DLQ_COLUMNS, ORDER
 from clinker_sql.codegen.materialize import checkpoint, filters
-from clinker_sql.codegen.names import DLQ, LIVE, NODE, PAYLOAD
+from clinker_sql.codegen.names import DLQ, LIVE, NODE, PAYLOAD, RAW
 from clinker_sql.codegen.plan import NODE_LAYER, Statement
 from clinker_sql.codegen.retraction import needs_retraction
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
@@ -158,16 +159,24 @@ def carry_view(ctx: Context, node: str, source: str, ok_items, entry, carried_in
 
 def source_carry(ctx: Context, node: str, rows: str, items, bad: exp.Expression, entry
                  ) -> tuple[str, tuple[CarriedErrors, ...]]:
-    """`<source>.carry`: every row typed, `$live` (every value cast) and its type-error
-    entry as a struct; the first view of a fused chain."""
-    view = ctx.view(node, "carry")
+    """`<source>.typed`, the node's view: its typed columns (and the text read, `$raw`, for
+    the machinery); then `<source>.carry` over it: `$live` (every value cast) and the
+    type-error entry as a struct; the first view of a fused chain."""
+    typed, view = ctx.view(node, "typed"), ctx.view(node, "carry")
     own, struct = _entry(ctx, node, entry)
-    items = list(items) + [(S.not_(bad), LIVE), (S.case([(bad, struct)]), DLQ)]
+    machinery = [(S.not_(bad), LIVE), (S.case([(bad, struct)]), DLQ)]
+    node_items = list(items) + [(exp.Struct(expressions=[exp.Star()]), RAW)]
+    own_items, rest, source = node_view.split([], node_items, machinery, rows, None)
+    ctx.add(Statement("view", node, typed, render(
+        "source_typed_columns.sql.j2", view=ident(typed), input=sql(source),
+        select_list=Sql(",\n  ".join(S.to_sql(e) for e in own_items))),
+        header=f"source {node}: every row typed", layer=NODE_LAYER))
+    passed = [(S.col(n), n) for _, n in items]
     ctx.add(Statement("view", node, view, render(
-        "transform_carry.sql.j2", view=ident(view), eval=ident(rows),
-        select_list=select_list(items)),
-        header=f"source {node}: every row typed, good or not, with its type-error entry "
-               "(the first view of a fused chain, codegen/fusion.py)", layer=NODE_LAYER))
+        "transform_carry.sql.j2", view=ident(view), eval=ident(typed),
+        select_list=Sql(f"{select_list(passed)},\n  {node_view.read_from(rest, RAW)}")),
+        header=f"source {node}: every row, good or not, with its type-error entry "
+               "(the first view of a fused chain, codegen/fusion.py)"))
     return view, (own,)
 
 

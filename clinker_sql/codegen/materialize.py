@@ -238,7 +238,8 @@ def _transform_eval(route_eval: Statement, defs: dict[str, Statement],
     if good.node != good.name or len(good.reads) != 1:
         return None
     evaluation = good.reads[0]
-    if evaluation not in (f"{good.node}.eval", f"{good.node}.carry") or evaluation not in defs:
+    if evaluation not in (f"{good.node}.{v}" for v in ("eval", "checked", "carry")) or \
+            evaluation not in defs:
         return None
     if not readers.get(evaluation, set()) <= {good.name, f"{good.node}.errors",
                                                f"{good.node}.failed"}:

@@ -41,6 +41,7 @@ FAIL_ENTRY = "$fail.entry"
 REF_ORDER = "$ref.order"
 REF_ROW = "$ref.row"
 LAYOUT = "$layout"
+RAW = "$raw"
 # the DLQ write's own columns (codegen/dlq.py::_dlq_write)
 FIELDS = "$fields"
 HEADER = "$header"
@@ -132,6 +133,7 @@ LEGEND: tuple[Name, ...] = (
     Name(REF_ORDER, _C, "the source order of the row a DLQ detail names, not its own"),
     Name(REF_ROW, _C, "the position of the row a DLQ detail names, not its own"),
     Name(LAYOUT, _C, "which record layout a DLQ entry has"),
+    Name(RAW, _C, "a source row's text as read, which its type-error entry quotes"),
     Name(FILE_LAYOUT, _C, "the one layout every DLQ entry shares (null: mixed layouts)"),
     Name(FIELDS, _C, "a DLQ line's fixed cells, already CSV text"),
     Name(HEADER, _C, "marks the DLQ file's header line, written first"),
@@ -176,7 +178,8 @@ LEGEND: tuple[Name, ...] = (
     Name("<node>.bytes", _S, "a source's lines as bytes, for the UTF-8 check"),
     Name("<node>.eval", _S, "a node's CXL evaluated on every row, with its failures"),
     Name("<node>.carry", _S, "a fused chain's rows with `$live` and their DLQ entries"),
-    Name("<node>.checked", _S, "a transform's rows with their first failure and filter result"),
+    Name("<node>.checked", _S, "a transform's or route's rows with their first failure"),
+    Name("<node>.typed", _S, "a source's rows typed (the node's view of a fused source)"),
     Name("<node>.distinct<n>", _S, "a transform's n-th distinct: the first row of each key"),
     Name("<node>.errors", _S, "the DLQ entries raised at a node"),
     Name("<node>.failed", _S, "the failing rows of a fused chain, read from its carry"),

@@ -8,6 +8,7 @@ from sqlglot import exp
 
 from clinker_sql import sqlbuild as S
 from clinker_sql.codegen import unmapped
+from clinker_sql.codegen.conditions import decided
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_errors import raised
 from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
@@ -24,7 +25,7 @@ from clinker_sql.codegen.plan import (
     WIDENED_TYPE,
 )
 from clinker_sql.codegen.plan import NODE_LAYER, ErrorView, Relation, Statement
-from clinker_sql.codegen.templates import Sql, ident, render, select_list
+from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.codegen.transform import ERR, error_struct
 from clinker_sql.config import model as m
 from clinker_sql.cxl import types as T
@@ -57,26 +58,37 @@ def compile_route(ctx: Context, node: m.RouteNode, upstream: Relation) -> None:
     else:
         taken.append((node.default, rest))
 
+    # the node file's view: the input row and one column per branch, its condition as
+    # written (a branch reads it in a WHERE, where NULL is false); the fault column `$err`
+    # is the machinery's, in `<node>.checked` over it, when a condition can fail
     eval_view = ctx.view(node.name, "eval")
-    items = [(S.col(n), n) for n, _ in upstream.all_columns]
-    items += [(cond, when_column(b)) for b, cond in taken]
+    items = [(decided(cond), when_column(b)) for b, cond in taken]
     err_expr = error_struct(program, node.name)
-    items.append((err_expr, ERR))
+    can_fail = not S.is_null_literal(err_expr)
+    checked = ctx.view(node.name, "checked") if can_fail else eval_view
     ctx.add(Statement("view", node.name, eval_view, render(
         "route_eval.sql.j2", view=ident(eval_view), input=ident(upstream.view),
         select_list=select_list(items)), header=f"route {node.name} ({node.mode}): conditions",
         layer=NODE_LAYER))
+    if can_fail:
+        ctx.add(Statement("view", node.name, checked, render(
+            "transform_checked.sql.j2", view=ident(checked), input=ident(eval_view),
+            select_list=select_list([(err_expr, ERR)])),
+            header=f"route {node.name}: each row's first condition that failed to evaluate "
+                   "($err)"))
     for branch, _ in taken:
         view = ctx.view(node.name, branch)
+        condition = S.and_(S.is_null(S.col(ERR)) if can_fail else None,
+                           S.col(when_column(branch)))
         ctx.add(Statement("view", node.name, view, render(
-            "route_branch.sql.j2", view=ident(view), eval=ident(eval_view),
-            condition=Sql(ident(when_column(branch))),
+            "route_branch.sql.j2", view=ident(view), eval=ident(checked),
+            condition=sql(condition),
             select_list=select_list([(S.col(n), n) for n, _ in upstream.all_columns])),
-            header=f"route {node.name}: branch {branch}", layer=NODE_LAYER))
+            header=f"route {node.name}: branch {branch}"))
         ctx.relations[(node.name, branch)] = dataclasses.replace(upstream, view=view)
 
     err_view = ctx.view(node.name, "errors")
-    err = S.col(ERR)
+    err = S.col(ERR) if can_fail else err_expr  # a null struct: its view selects no row
     entry = dlq_select(
         source_name=S.col(SOURCE_NAME), source_file=S.col(SOURCE_FILE),
         source_row=S.col(SOURCE_ROW), order=S.col("$source.order"),
@@ -87,10 +99,10 @@ def compile_route(ctx: Context, node: m.RouteNode, upstream: Relation) -> None:
         stage=S.string("route_eval"), trigger=True,
         payload={n: to_cell(S.col(n), t) for n, t in upstream.columns + upstream.ck})
     ctx.add(Statement("view", node.name, err_view, render(
-        "node_errors.sql.j2", view=ident(err_view), input=ident(eval_view),
+        "node_errors.sql.j2", view=ident(err_view), input=ident(checked),
         select_list=select_list(entry), condition=Sql(raised(err_expr))),
         header=f"route {node.name}: rows whose condition failed to evaluate",
-        step=counted_in(eval_view, raised(err_expr))))
+        step=counted_in(checked, raised(err_expr))))
     ctx.error_views.append(ErrorView(err_view, node.name,
                                      tuple(n for n, _ in upstream.columns + upstream.ck), 3,
                                      "CS002"))

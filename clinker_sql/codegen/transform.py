@@ -8,7 +8,7 @@ from dataclasses import replace
 from sqlglot import exp
 
 from clinker_sql import sqlbuild as S
-from clinker_sql.codegen import fusion, steps
+from clinker_sql.codegen import fusion, node_view, steps
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.cxl_errors import ERR, ERR_TYPE, KEEP, error_struct, raised
 from clinker_sql.codegen.cxl_scope import compile_cxl, scope_for
@@ -60,26 +60,43 @@ def compile_transform(ctx: Context, node: m.TransformNode, upstream: Relation) -
     _log_checks(node, scope, upstream)
     eval_view, ok_view, err_view = (ctx.view(node.name, p) for p in ("eval", None, "errors"))
 
-    items: list[tuple[exp.Expression, str]] = [(S.col(n), n) for n, _ in upstream.all_columns]
-    items += [(S.col(n), n) for n in fusion.carried_columns(upstream)]
-    items += [(v.sql, out_name(n)) for n, v in program.emits.items()]
+    # the node file's view: the input row (`*`) and one column per emit, ungated (CXL's
+    # functions return NULL rather than fail, and only live rows are kept downstream); the
+    # fault column `$err` is the machinery's, in `<node>.checked` over it
+    items: list[tuple[exp.Expression, str]] = [(v.sql, out_name(n))
+                                               for n, v in program.emits.items()]
     if steps.staged(program):
         items += steps.eval_items(program)
     else:
         items.append((program.keep if program.keep is not None else S.boolean(True), KEEP))
         items.append((error_struct(program, node.name), ERR))
-    if upstream.carried:  # rows no longer live compute nothing (codegen/fusion.py)
-        items = fusion.gate(items, {out_name(n) for n in program.emits} | {ERR, KEEP})
-    if input_view != upstream.view:  # a retracted row raises nothing new
-        items = [(S.case([(S.col("$retracted"), S.cast(S.null(), ERR_TYPE))], e), n)
-                 if n == ERR else (e, n) for e, n in items]
+    err = dict((n, e) for e, n in items).get(ERR)
+    # no filter: every row is kept, which is the machinery's to say
+    machinery = [(e, n) for e, n in items if n == KEEP and program.keep is None]
+    items = [(e, n) for e, n in items if n != ERR and (e, n) not in machinery]
+    if err is not None and upstream.carried:  # a row no longer live raises nothing new
+        err = S.case([(S.col(fusion.LIVE), err)])
+    if err is not None and input_view != upstream.view:  # nor does a retracted row
+        err = S.case([(S.col("$retracted"), S.cast(S.null(), ERR_TYPE))], err)
+    inputs = [n for n, _ in upstream.all_columns] + fusion.carried_columns(upstream)
+    if err is not None:
+        machinery.append((err, ERR))
+    checked = ctx.view(node.name, "checked") if machinery else eval_view
+    node_select, err_select, source = node_view.split_select(
+        inputs, items, machinery, input_view, where)
     ctx.add(Statement("view", node.name, eval_view, render(
-        "transform_eval.sql.j2", view=ident(eval_view), input=ident(input_view),
-        select_list=select_list(items), where=sql(where) if where is not None else None),
-        header=f"transform {node.name}: evaluate the CXL{window_note}", layer=NODE_LAYER))
-    checked = eval_view
+        "transform_eval.sql.j2", view=ident(eval_view), input=source,
+        select_list=node_select, where=sql(where) if where is not None else None),
+        header=f"transform {node.name}: the CXL, one column per emit{window_note}",
+        layer=NODE_LAYER))
+    if machinery:
+        ctx.add(Statement("view", node.name, checked, render(
+            "transform_checked.sql.j2", view=ident(checked), input=ident(eval_view),
+            select_list=err_select),
+            header=f"transform {node.name}: each row's first failure ($err), in statement "
+                   "order"))
     # the error condition of the view the errors are read from (a distinct step adds its own)
-    own_err = None if program.dedups else dict((n, e) for e, n in items).get(ERR)
+    own_err = None if program.dedups else err
     if program.dedups:
         checked = steps.distinct_views(ctx, node.name, program, eval_view, upstream)
 

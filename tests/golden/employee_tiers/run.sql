@@ -230,33 +230,28 @@ SELECT
   COALESCE(SUM(`$rows`), 0) AS `$rows`
 FROM `employees.offsets`;
 
--- source employees: every row typed, good or not, with its type-error entry (the first view of a fused chain, codegen/fusion.py)
-CREATE OR REPLACE TEMPORARY VIEW `employees.carry` AS
+-- source employees: every row typed
+CREATE OR REPLACE TEMPORARY VIEW `employees.typed` AS
 SELECT
   `$shared.0` AS `id`,
   COALESCE(`name`, '') AS `name`,
   COALESCE(`dept`, '') AS `dept`,
   COALESCE(`salary`, '') AS `salary`,
   CASE
-    WHEN COALESCE(`hired` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}\\z', FALSE)
+    WHEN `hired` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}\\z'
     THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'y-M-d') AS DATE)
-    WHEN COALESCE(`hired` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4}\\z', FALSE)
+    WHEN `hired` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4}\\z'
     THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'M/d/y') AS DATE)
-    WHEN COALESCE(`hired` RLIKE '^[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}\\z', FALSE)
+    WHEN `hired` RLIKE '^[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}\\z'
     THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'y/M/d') AS DATE)
-    WHEN COALESCE(`hired` RLIKE '^[0-9]{1,2}-[0-9]{1,2}-[0-9]{4}\\z', FALSE)
+    WHEN `hired` RLIKE '^[0-9]{1,2}-[0-9]{1,2}-[0-9]{4}\\z'
     THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'M-d-y') AS DATE)
   END AS `hired`,
   CASE
-    WHEN COALESCE(
-      (
-        COALESCE(`bonus_pct` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-        AND NOT (
-          ISNAN(TRY_CAST(`bonus_pct` AS DOUBLE))
-          OR ABS(TRY_CAST(`bonus_pct` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-        )
-      ),
-      FALSE
+    WHEN `bonus_pct` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+    AND NOT (
+      ISNAN(TRY_CAST(`bonus_pct` AS DOUBLE))
+      OR ABS(TRY_CAST(`bonus_pct` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
     )
     THEN TRY_CAST(`bonus_pct` AS DOUBLE)
   END AS `bonus_pct`,
@@ -270,369 +265,16 @@ SELECT
   `$source.file`,
   `$source.row`,
   `$source.order`,
-  NOT (
-    COALESCE((
-      `id` IS NULL OR `id` = '' OR `$shared.0` IS NULL
-    ), FALSE)
-    OR COALESCE(
-      (
-        `hired` IS NULL
-        OR `hired` = ''
-        OR CASE
-          WHEN COALESCE(`hired` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}\\z', FALSE)
-          THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'y-M-d') AS DATE)
-          WHEN COALESCE(`hired` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4}\\z', FALSE)
-          THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'M/d/y') AS DATE)
-          WHEN COALESCE(`hired` RLIKE '^[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}\\z', FALSE)
-          THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'y/M/d') AS DATE)
-          WHEN COALESCE(`hired` RLIKE '^[0-9]{1,2}-[0-9]{1,2}-[0-9]{4}\\z', FALSE)
-          THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'M-d-y') AS DATE)
-        END IS NULL
-      ),
-      FALSE
-    )
-    OR COALESCE(
-      (
-        NOT (
-          `bonus_pct` IS NULL OR `bonus_pct` = ''
-        )
-        AND CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`bonus_pct` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`bonus_pct` AS DOUBLE))
-                OR ABS(TRY_CAST(`bonus_pct` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
-          )
-          THEN TRY_CAST(`bonus_pct` AS DOUBLE)
-        END IS NULL
-      ),
-      FALSE
-    )
-    OR COALESCE(
-      (
-        `active` IS NULL
-        OR `active` = ''
-        OR CASE
-          WHEN LOWER(`active`) IN ('true', 'yes', '1', 'on')
-          THEN TRUE
-          WHEN LOWER(`active`) IN ('false', 'no', '0', 'off')
-          THEN FALSE
-        END IS NULL
-      ),
-      FALSE
-    )
-  ) AS `$live`,
-  CASE
-    WHEN COALESCE((
-      `id` IS NULL OR `id` = '' OR `$shared.0` IS NULL
-    ), FALSE)
-    OR COALESCE(
-      (
-        `hired` IS NULL
-        OR `hired` = ''
-        OR CASE
-          WHEN COALESCE(`hired` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}\\z', FALSE)
-          THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'y-M-d') AS DATE)
-          WHEN COALESCE(`hired` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4}\\z', FALSE)
-          THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'M/d/y') AS DATE)
-          WHEN COALESCE(`hired` RLIKE '^[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}\\z', FALSE)
-          THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'y/M/d') AS DATE)
-          WHEN COALESCE(`hired` RLIKE '^[0-9]{1,2}-[0-9]{1,2}-[0-9]{4}\\z', FALSE)
-          THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'M-d-y') AS DATE)
-        END IS NULL
-      ),
-      FALSE
-    )
-    OR COALESCE(
-      (
-        NOT (
-          `bonus_pct` IS NULL OR `bonus_pct` = ''
-        )
-        AND CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`bonus_pct` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`bonus_pct` AS DOUBLE))
-                OR ABS(TRY_CAST(`bonus_pct` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
-          )
-          THEN TRY_CAST(`bonus_pct` AS DOUBLE)
-        END IS NULL
-      ),
-      FALSE
-    )
-    OR COALESCE(
-      (
-        `active` IS NULL
-        OR `active` = ''
-        OR CASE
-          WHEN LOWER(`active`) IN ('true', 'yes', '1', 'on')
-          THEN TRUE
-          WHEN LOWER(`active`) IN ('false', 'no', '0', 'off')
-          THEN FALSE
-        END IS NULL
-      ),
-      FALSE
-    )
-    THEN STRUCT(
-      `$source.file` AS `_cxl_dlq_source_file`,
-      `$source.name` AS `_cxl_dlq_source_name`,
-      CAST(`$source.row` AS BIGINT) AS `_cxl_dlq_source_row`,
-      CASE
-        WHEN COALESCE((
-          `id` IS NULL OR `id` = '' OR `$shared.0` IS NULL
-        ), FALSE)
-        THEN 'id'
-        WHEN COALESCE(
-          (
-            `hired` IS NULL
-            OR `hired` = ''
-            OR CASE
-              WHEN COALESCE(`hired` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}\\z', FALSE)
-              THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'y-M-d') AS DATE)
-              WHEN COALESCE(`hired` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4}\\z', FALSE)
-              THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'M/d/y') AS DATE)
-              WHEN COALESCE(`hired` RLIKE '^[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}\\z', FALSE)
-              THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'y/M/d') AS DATE)
-              WHEN COALESCE(`hired` RLIKE '^[0-9]{1,2}-[0-9]{1,2}-[0-9]{4}\\z', FALSE)
-              THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'M-d-y') AS DATE)
-            END IS NULL
-          ),
-          FALSE
-        )
-        THEN 'hired'
-        WHEN COALESCE(
-          (
-            NOT (
-              `bonus_pct` IS NULL OR `bonus_pct` = ''
-            )
-            AND CASE
-              WHEN COALESCE(
-                (
-                  COALESCE(`bonus_pct` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-                  AND NOT (
-                    ISNAN(TRY_CAST(`bonus_pct` AS DOUBLE))
-                    OR ABS(TRY_CAST(`bonus_pct` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-                  )
-                ),
-                FALSE
-              )
-              THEN TRY_CAST(`bonus_pct` AS DOUBLE)
-            END IS NULL
-          ),
-          FALSE
-        )
-        THEN 'bonus_pct'
-        WHEN COALESCE(
-          (
-            `active` IS NULL
-            OR `active` = ''
-            OR CASE
-              WHEN LOWER(`active`) IN ('true', 'yes', '1', 'on')
-              THEN TRUE
-              WHEN LOWER(`active`) IN ('false', 'no', '0', 'off')
-              THEN FALSE
-            END IS NULL
-          ),
-          FALSE
-        )
-        THEN 'active'
-      END AS `_cxl_dlq_triggering_field`,
-      CASE
-        WHEN COALESCE((
-          `id` IS NULL OR `id` = '' OR `$shared.0` IS NULL
-        ), FALSE)
-        THEN COALESCE(`id`, '')
-        WHEN COALESCE(
-          (
-            `hired` IS NULL
-            OR `hired` = ''
-            OR CASE
-              WHEN COALESCE(`hired` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}\\z', FALSE)
-              THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'y-M-d') AS DATE)
-              WHEN COALESCE(`hired` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4}\\z', FALSE)
-              THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'M/d/y') AS DATE)
-              WHEN COALESCE(`hired` RLIKE '^[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}\\z', FALSE)
-              THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'y/M/d') AS DATE)
-              WHEN COALESCE(`hired` RLIKE '^[0-9]{1,2}-[0-9]{1,2}-[0-9]{4}\\z', FALSE)
-              THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'M-d-y') AS DATE)
-            END IS NULL
-          ),
-          FALSE
-        )
-        THEN COALESCE(`hired`, '')
-        WHEN COALESCE(
-          (
-            NOT (
-              `bonus_pct` IS NULL OR `bonus_pct` = ''
-            )
-            AND CASE
-              WHEN COALESCE(
-                (
-                  COALESCE(`bonus_pct` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-                  AND NOT (
-                    ISNAN(TRY_CAST(`bonus_pct` AS DOUBLE))
-                    OR ABS(TRY_CAST(`bonus_pct` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-                  )
-                ),
-                FALSE
-              )
-              THEN TRY_CAST(`bonus_pct` AS DOUBLE)
-            END IS NULL
-          ),
-          FALSE
-        )
-        THEN COALESCE(`bonus_pct`, '')
-        WHEN COALESCE(
-          (
-            `active` IS NULL
-            OR `active` = ''
-            OR CASE
-              WHEN LOWER(`active`) IN ('true', 'yes', '1', 'on')
-              THEN TRUE
-              WHEN LOWER(`active`) IN ('false', 'no', '0', 'off')
-              THEN FALSE
-            END IS NULL
-          ),
-          FALSE
-        )
-        THEN COALESCE(`active`, '')
-      END AS `_cxl_dlq_triggering_value`,
-      'type_coercion_failure' AS `_cxl_dlq_error_category`,
-      CASE
-        WHEN COALESCE((
-          `id` IS NULL OR `id` = '' OR `$shared.0` IS NULL
-        ), FALSE)
-        THEN CONCAT(
-          '[E126] source="employees" file="',
-          `$source.file`,
-          '" row=',
-          CAST(`$source.row` AS STRING),
-          ' column=1 field="id" declared_type=Int: value "',
-          COALESCE(`id`, ''),
-          '" is not a valid Int'
-        )
-        WHEN COALESCE(
-          (
-            `hired` IS NULL
-            OR `hired` = ''
-            OR CASE
-              WHEN COALESCE(`hired` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}\\z', FALSE)
-              THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'y-M-d') AS DATE)
-              WHEN COALESCE(`hired` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4}\\z', FALSE)
-              THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'M/d/y') AS DATE)
-              WHEN COALESCE(`hired` RLIKE '^[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}\\z', FALSE)
-              THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'y/M/d') AS DATE)
-              WHEN COALESCE(`hired` RLIKE '^[0-9]{1,2}-[0-9]{1,2}-[0-9]{4}\\z', FALSE)
-              THEN TRY_CAST(TRY_TO_TIMESTAMP(`hired`, 'M-d-y') AS DATE)
-            END IS NULL
-          ),
-          FALSE
-        )
-        THEN CONCAT(
-          '[E126] source="employees" file="',
-          `$source.file`,
-          '" row=',
-          CAST(`$source.row` AS STRING),
-          ' column=5 field="hired" declared_type=Date: value "',
-          COALESCE(`hired`, ''),
-          '" is not a valid Date'
-        )
-        WHEN COALESCE(
-          (
-            NOT (
-              `bonus_pct` IS NULL OR `bonus_pct` = ''
-            )
-            AND CASE
-              WHEN COALESCE(
-                (
-                  COALESCE(`bonus_pct` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-                  AND NOT (
-                    ISNAN(TRY_CAST(`bonus_pct` AS DOUBLE))
-                    OR ABS(TRY_CAST(`bonus_pct` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-                  )
-                ),
-                FALSE
-              )
-              THEN TRY_CAST(`bonus_pct` AS DOUBLE)
-            END IS NULL
-          ),
-          FALSE
-        )
-        THEN CONCAT(
-          '[E126] source="employees" file="',
-          `$source.file`,
-          '" row=',
-          CAST(`$source.row` AS STRING),
-          ' column=6 field="bonus_pct" declared_type=Float: value "',
-          COALESCE(`bonus_pct`, ''),
-          '" is not a valid Float'
-        )
-        WHEN COALESCE(
-          (
-            `active` IS NULL
-            OR `active` = ''
-            OR CASE
-              WHEN LOWER(`active`) IN ('true', 'yes', '1', 'on')
-              THEN TRUE
-              WHEN LOWER(`active`) IN ('false', 'no', '0', 'off')
-              THEN FALSE
-            END IS NULL
-          ),
-          FALSE
-        )
-        THEN CONCAT(
-          '[E126] source="employees" file="',
-          `$source.file`,
-          '" row=',
-          CAST(`$source.row` AS STRING),
-          ' column=7 field="active" declared_type=Bool: value "',
-          COALESCE(`active`, ''),
-          '" is not a valid Bool'
-        )
-      END AS `_cxl_dlq_error_detail`,
-      'source' AS `_cxl_dlq_stage`,
-      CAST(NULL AS STRING) AS `_cxl_dlq_route`,
-      TRUE AS `_cxl_dlq_trigger`,
-      CAST(`$source.order` AS BIGINT) AS `$source.order`,
-      'employees' AS `$node`,
-      CAST(MAP(
-        'id',
-        `id`,
-        'name',
-        `name`,
-        'dept',
-        `dept`,
-        'salary',
-        `salary`,
-        'hired',
-        `hired`,
-        'bonus_pct',
-        `bonus_pct`,
-        'active',
-        `active`
-      ) AS MAP<STRING, STRING>) AS `$payload`
-    )
-  END AS `$dlq`
+  STRUCT(*) AS `$raw`
 FROM (
   SELECT
     *,
-    CASE
-      WHEN COALESCE(`id` RLIKE '^[+-]?[0-9]+\\z', FALSE)
-      THEN TRY_CAST(`id` AS BIGINT)
-    END AS `$shared.0`
+    CASE WHEN `id` RLIKE '^[+-]?[0-9]+\\z' THEN TRY_CAST(`id` AS BIGINT) END AS `$shared.0`
   FROM `employees.rows`
 ) AS `input`;
 
--- transform enrich: evaluate the CXL
-CREATE OR REPLACE TEMPORARY VIEW `enrich.eval` AS
+-- source employees: every row, good or not, with its type-error entry (the first view of a fused chain, codegen/fusion.py)
+CREATE OR REPLACE TEMPORARY VIEW `employees.carry` AS
 SELECT
   `id`,
   `name`,
@@ -645,56 +287,310 @@ SELECT
   `$source.file`,
   `$source.row`,
   `$source.order`,
-  `$live`,
-  `$dlq`,
-  CASE WHEN `$live` THEN UPPER(REGEXP_REPLACE(`name`, '(?U)^\\s+|\\s+$', '')) END AS `$out.name`,
-  CASE WHEN `$live` THEN `$shared.0` END AS `$out.salary`,
-  CASE
-    WHEN `$live`
-    THEN CASE
-      WHEN COALESCE((
-        `$shared.0` >= CAST(100000 AS BIGINT)
-      ), FALSE)
-      THEN 'principal'
-      WHEN COALESCE((
-        `$shared.0` >= CAST(80000 AS BIGINT)
-      ), FALSE)
-      THEN 'senior'
-      ELSE 'staff'
-    END
-  END AS `$out.tier`,
-  CASE
-    WHEN `$live`
-    THEN CXL_FLOAT_ROUND(
-      CAST(`$shared.0` AS DOUBLE) * COALESCE(`bonus_pct`, CAST('0.0' AS DOUBLE)),
-      COALESCE(CAST(2 AS BIGINT), CAST(0 AS BIGINT))
+  NOT (
+    COALESCE((
+      `$raw`.`id` IS NULL OR `$raw`.`id` = '' OR `$raw`.`$shared.0` IS NULL
+    ), FALSE)
+    OR COALESCE(
+      (
+        `$raw`.`hired` IS NULL
+        OR `$raw`.`hired` = ''
+        OR CASE
+          WHEN `$raw`.`hired` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}\\z'
+          THEN TRY_CAST(TRY_TO_TIMESTAMP(`$raw`.`hired`, 'y-M-d') AS DATE)
+          WHEN `$raw`.`hired` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4}\\z'
+          THEN TRY_CAST(TRY_TO_TIMESTAMP(`$raw`.`hired`, 'M/d/y') AS DATE)
+          WHEN `$raw`.`hired` RLIKE '^[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}\\z'
+          THEN TRY_CAST(TRY_TO_TIMESTAMP(`$raw`.`hired`, 'y/M/d') AS DATE)
+          WHEN `$raw`.`hired` RLIKE '^[0-9]{1,2}-[0-9]{1,2}-[0-9]{4}\\z'
+          THEN TRY_CAST(TRY_TO_TIMESTAMP(`$raw`.`hired`, 'M-d-y') AS DATE)
+        END IS NULL
+      ),
+      FALSE
     )
-  END AS `$out.bonus`,
-  CASE WHEN `$live` THEN CAST(YEAR(`hired`) AS BIGINT) END AS `$out.hired_year`,
-  CASE
-    WHEN `$live`
-    THEN CASE
-      WHEN `dept` IS NOT DISTINCT FROM 'eng'
-      THEN 'Engineering'
-      WHEN `dept` IS NOT DISTINCT FROM 'ops'
-      THEN 'Operations'
-      ELSE 'Other'
-    END
-  END AS `$out.team`,
-  CASE WHEN `$live` THEN COALESCE(`active`, FALSE) END AS `$keep`,
-  CASE
-    WHEN `$live`
-    THEN CASE
-      WHEN COALESCE(
-        (
-          COALESCE(`active`, FALSE)
-          AND (
-            NOT `salary` IS NULL AND (
-              NOT `salary` IS NULL AND `$shared.0` IS NULL
-            )
+    OR COALESCE(
+      (
+        NOT (
+          `$raw`.`bonus_pct` IS NULL OR `$raw`.`bonus_pct` = ''
+        )
+        AND CASE
+          WHEN `$raw`.`bonus_pct` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+          AND NOT (
+            ISNAN(TRY_CAST(`$raw`.`bonus_pct` AS DOUBLE))
+            OR ABS(TRY_CAST(`$raw`.`bonus_pct` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
           )
-        ),
-        FALSE
+          THEN TRY_CAST(`$raw`.`bonus_pct` AS DOUBLE)
+        END IS NULL
+      ),
+      FALSE
+    )
+    OR COALESCE(
+      (
+        `$raw`.`active` IS NULL
+        OR `$raw`.`active` = ''
+        OR CASE
+          WHEN LOWER(`$raw`.`active`) IN ('true', 'yes', '1', 'on')
+          THEN TRUE
+          WHEN LOWER(`$raw`.`active`) IN ('false', 'no', '0', 'off')
+          THEN FALSE
+        END IS NULL
+      ),
+      FALSE
+    )
+  ) AS `$live`,
+  CASE
+    WHEN (
+      `$raw`.`id` IS NULL OR `$raw`.`id` = '' OR `$raw`.`$shared.0` IS NULL
+    )
+    OR (
+      `$raw`.`hired` IS NULL
+      OR `$raw`.`hired` = ''
+      OR CASE
+        WHEN `$raw`.`hired` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`$raw`.`hired`, 'y-M-d') AS DATE)
+        WHEN `$raw`.`hired` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`$raw`.`hired`, 'M/d/y') AS DATE)
+        WHEN `$raw`.`hired` RLIKE '^[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`$raw`.`hired`, 'y/M/d') AS DATE)
+        WHEN `$raw`.`hired` RLIKE '^[0-9]{1,2}-[0-9]{1,2}-[0-9]{4}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`$raw`.`hired`, 'M-d-y') AS DATE)
+      END IS NULL
+    )
+    OR (
+      NOT (
+        `$raw`.`bonus_pct` IS NULL OR `$raw`.`bonus_pct` = ''
+      )
+      AND CASE
+        WHEN `$raw`.`bonus_pct` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+        AND NOT (
+          ISNAN(TRY_CAST(`$raw`.`bonus_pct` AS DOUBLE))
+          OR ABS(TRY_CAST(`$raw`.`bonus_pct` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+        )
+        THEN TRY_CAST(`$raw`.`bonus_pct` AS DOUBLE)
+      END IS NULL
+    )
+    OR (
+      `$raw`.`active` IS NULL
+      OR `$raw`.`active` = ''
+      OR CASE
+        WHEN LOWER(`$raw`.`active`) IN ('true', 'yes', '1', 'on')
+        THEN TRUE
+        WHEN LOWER(`$raw`.`active`) IN ('false', 'no', '0', 'off')
+        THEN FALSE
+      END IS NULL
+    )
+    THEN STRUCT(
+      `$raw`.`$source.file` AS `_cxl_dlq_source_file`,
+      `$raw`.`$source.name` AS `_cxl_dlq_source_name`,
+      CAST(`$raw`.`$source.row` AS BIGINT) AS `_cxl_dlq_source_row`,
+      CASE
+        WHEN `$raw`.`id` IS NULL OR `$raw`.`id` = '' OR `$raw`.`$shared.0` IS NULL
+        THEN 'id'
+        WHEN `$raw`.`hired` IS NULL
+        OR `$raw`.`hired` = ''
+        OR CASE
+          WHEN `$raw`.`hired` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}\\z'
+          THEN TRY_CAST(TRY_TO_TIMESTAMP(`$raw`.`hired`, 'y-M-d') AS DATE)
+          WHEN `$raw`.`hired` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4}\\z'
+          THEN TRY_CAST(TRY_TO_TIMESTAMP(`$raw`.`hired`, 'M/d/y') AS DATE)
+          WHEN `$raw`.`hired` RLIKE '^[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}\\z'
+          THEN TRY_CAST(TRY_TO_TIMESTAMP(`$raw`.`hired`, 'y/M/d') AS DATE)
+          WHEN `$raw`.`hired` RLIKE '^[0-9]{1,2}-[0-9]{1,2}-[0-9]{4}\\z'
+          THEN TRY_CAST(TRY_TO_TIMESTAMP(`$raw`.`hired`, 'M-d-y') AS DATE)
+        END IS NULL
+        THEN 'hired'
+        WHEN NOT (
+          `$raw`.`bonus_pct` IS NULL OR `$raw`.`bonus_pct` = ''
+        )
+        AND CASE
+          WHEN `$raw`.`bonus_pct` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+          AND NOT (
+            ISNAN(TRY_CAST(`$raw`.`bonus_pct` AS DOUBLE))
+            OR ABS(TRY_CAST(`$raw`.`bonus_pct` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+          )
+          THEN TRY_CAST(`$raw`.`bonus_pct` AS DOUBLE)
+        END IS NULL
+        THEN 'bonus_pct'
+        WHEN `$raw`.`active` IS NULL
+        OR `$raw`.`active` = ''
+        OR CASE
+          WHEN LOWER(`$raw`.`active`) IN ('true', 'yes', '1', 'on')
+          THEN TRUE
+          WHEN LOWER(`$raw`.`active`) IN ('false', 'no', '0', 'off')
+          THEN FALSE
+        END IS NULL
+        THEN 'active'
+      END AS `_cxl_dlq_triggering_field`,
+      CASE
+        WHEN `$raw`.`id` IS NULL OR `$raw`.`id` = '' OR `$raw`.`$shared.0` IS NULL
+        THEN COALESCE(`$raw`.`id`, '')
+        WHEN `$raw`.`hired` IS NULL
+        OR `$raw`.`hired` = ''
+        OR CASE
+          WHEN `$raw`.`hired` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}\\z'
+          THEN TRY_CAST(TRY_TO_TIMESTAMP(`$raw`.`hired`, 'y-M-d') AS DATE)
+          WHEN `$raw`.`hired` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4}\\z'
+          THEN TRY_CAST(TRY_TO_TIMESTAMP(`$raw`.`hired`, 'M/d/y') AS DATE)
+          WHEN `$raw`.`hired` RLIKE '^[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}\\z'
+          THEN TRY_CAST(TRY_TO_TIMESTAMP(`$raw`.`hired`, 'y/M/d') AS DATE)
+          WHEN `$raw`.`hired` RLIKE '^[0-9]{1,2}-[0-9]{1,2}-[0-9]{4}\\z'
+          THEN TRY_CAST(TRY_TO_TIMESTAMP(`$raw`.`hired`, 'M-d-y') AS DATE)
+        END IS NULL
+        THEN COALESCE(`$raw`.`hired`, '')
+        WHEN NOT (
+          `$raw`.`bonus_pct` IS NULL OR `$raw`.`bonus_pct` = ''
+        )
+        AND CASE
+          WHEN `$raw`.`bonus_pct` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+          AND NOT (
+            ISNAN(TRY_CAST(`$raw`.`bonus_pct` AS DOUBLE))
+            OR ABS(TRY_CAST(`$raw`.`bonus_pct` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+          )
+          THEN TRY_CAST(`$raw`.`bonus_pct` AS DOUBLE)
+        END IS NULL
+        THEN COALESCE(`$raw`.`bonus_pct`, '')
+        WHEN `$raw`.`active` IS NULL
+        OR `$raw`.`active` = ''
+        OR CASE
+          WHEN LOWER(`$raw`.`active`) IN ('true', 'yes', '1', 'on')
+          THEN TRUE
+          WHEN LOWER(`$raw`.`active`) IN ('false', 'no', '0', 'off')
+          THEN FALSE
+        END IS NULL
+        THEN COALESCE(`$raw`.`active`, '')
+      END AS `_cxl_dlq_triggering_value`,
+      'type_coercion_failure' AS `_cxl_dlq_error_category`,
+      CASE
+        WHEN `$raw`.`id` IS NULL OR `$raw`.`id` = '' OR `$raw`.`$shared.0` IS NULL
+        THEN CONCAT(
+          '[E126] source="employees" file="',
+          `$raw`.`$source.file`,
+          '" row=',
+          CAST(`$raw`.`$source.row` AS STRING),
+          ' column=1 field="id" declared_type=Int: value "',
+          COALESCE(`$raw`.`id`, ''),
+          '" is not a valid Int'
+        )
+        WHEN `$raw`.`hired` IS NULL
+        OR `$raw`.`hired` = ''
+        OR CASE
+          WHEN `$raw`.`hired` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}\\z'
+          THEN TRY_CAST(TRY_TO_TIMESTAMP(`$raw`.`hired`, 'y-M-d') AS DATE)
+          WHEN `$raw`.`hired` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4}\\z'
+          THEN TRY_CAST(TRY_TO_TIMESTAMP(`$raw`.`hired`, 'M/d/y') AS DATE)
+          WHEN `$raw`.`hired` RLIKE '^[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}\\z'
+          THEN TRY_CAST(TRY_TO_TIMESTAMP(`$raw`.`hired`, 'y/M/d') AS DATE)
+          WHEN `$raw`.`hired` RLIKE '^[0-9]{1,2}-[0-9]{1,2}-[0-9]{4}\\z'
+          THEN TRY_CAST(TRY_TO_TIMESTAMP(`$raw`.`hired`, 'M-d-y') AS DATE)
+        END IS NULL
+        THEN CONCAT(
+          '[E126] source="employees" file="',
+          `$raw`.`$source.file`,
+          '" row=',
+          CAST(`$raw`.`$source.row` AS STRING),
+          ' column=5 field="hired" declared_type=Date: value "',
+          COALESCE(`$raw`.`hired`, ''),
+          '" is not a valid Date'
+        )
+        WHEN NOT (
+          `$raw`.`bonus_pct` IS NULL OR `$raw`.`bonus_pct` = ''
+        )
+        AND CASE
+          WHEN `$raw`.`bonus_pct` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+          AND NOT (
+            ISNAN(TRY_CAST(`$raw`.`bonus_pct` AS DOUBLE))
+            OR ABS(TRY_CAST(`$raw`.`bonus_pct` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+          )
+          THEN TRY_CAST(`$raw`.`bonus_pct` AS DOUBLE)
+        END IS NULL
+        THEN CONCAT(
+          '[E126] source="employees" file="',
+          `$raw`.`$source.file`,
+          '" row=',
+          CAST(`$raw`.`$source.row` AS STRING),
+          ' column=6 field="bonus_pct" declared_type=Float: value "',
+          COALESCE(`$raw`.`bonus_pct`, ''),
+          '" is not a valid Float'
+        )
+        WHEN `$raw`.`active` IS NULL
+        OR `$raw`.`active` = ''
+        OR CASE
+          WHEN LOWER(`$raw`.`active`) IN ('true', 'yes', '1', 'on')
+          THEN TRUE
+          WHEN LOWER(`$raw`.`active`) IN ('false', 'no', '0', 'off')
+          THEN FALSE
+        END IS NULL
+        THEN CONCAT(
+          '[E126] source="employees" file="',
+          `$raw`.`$source.file`,
+          '" row=',
+          CAST(`$raw`.`$source.row` AS STRING),
+          ' column=7 field="active" declared_type=Bool: value "',
+          COALESCE(`$raw`.`active`, ''),
+          '" is not a valid Bool'
+        )
+      END AS `_cxl_dlq_error_detail`,
+      'source' AS `_cxl_dlq_stage`,
+      CAST(NULL AS STRING) AS `_cxl_dlq_route`,
+      TRUE AS `_cxl_dlq_trigger`,
+      CAST(`$raw`.`$source.order` AS BIGINT) AS `$source.order`,
+      'employees' AS `$node`,
+      CAST(MAP(
+        'id',
+        `$raw`.`id`,
+        'name',
+        `$raw`.`name`,
+        'dept',
+        `$raw`.`dept`,
+        'salary',
+        `$raw`.`salary`,
+        'hired',
+        `$raw`.`hired`,
+        'bonus_pct',
+        `$raw`.`bonus_pct`,
+        'active',
+        `$raw`.`active`
+      ) AS MAP<STRING, STRING>) AS `$payload`
+    )
+  END AS `$dlq`
+FROM `employees.typed`;
+
+-- transform enrich: the CXL, one column per emit
+CREATE OR REPLACE TEMPORARY VIEW `enrich.eval` AS
+SELECT
+  *,
+  UPPER(REGEXP_REPLACE(`name`, '(?U)^\\s+|\\s+$', '')) AS `$out.name`,
+  `$shared.0` AS `$out.salary`,
+  CASE
+    WHEN `$shared.0` >= CAST(100000 AS BIGINT)
+    THEN 'principal'
+    WHEN `$shared.0` >= CAST(80000 AS BIGINT)
+    THEN 'senior'
+    ELSE 'staff'
+  END AS `$out.tier`,
+  CXL_FLOAT_ROUND(CAST(`$shared.0` AS DOUBLE) * COALESCE(`bonus_pct`, CAST('0.0' AS DOUBLE)), CAST(2 AS BIGINT)) AS `$out.bonus`,
+  CAST(YEAR(`hired`) AS BIGINT) AS `$out.hired_year`,
+  CASE `dept` WHEN 'eng' THEN 'Engineering' WHEN 'ops' THEN 'Operations' ELSE 'Other' END AS `$out.team`,
+  COALESCE(`active`, FALSE) AS `$keep`
+FROM (
+  SELECT
+    *,
+    CXL_STRING_TO_INT(`salary`) AS `$shared.0`
+  FROM `employees.carry`
+) AS `input`;
+
+-- transform enrich: each row's first failure ($err), in statement order
+CREATE OR REPLACE TEMPORARY VIEW `enrich.checked` AS
+SELECT
+  *,
+  CASE
+    WHEN `$live`
+    THEN CASE
+      WHEN `active`
+      AND (
+        NOT `salary` IS NULL AND (
+          NOT `salary` IS NULL AND `$shared.0` IS NULL
+        )
       )
       THEN STRUCT(
         'type_coercion_failure' AS category,
@@ -704,12 +600,7 @@ SELECT
       )
     END
   END AS `$err`
-FROM (
-  SELECT
-    *,
-    CXL_STRING_TO_INT(`salary`) AS `$shared.0`
-  FROM `employees.carry`
-) AS `input`;
+FROM `enrich.eval`;
 
 -- transform enrich: every row, still live or not, with its DLQ entry (a fused chain, codegen/fusion.py)
 CREATE OR REPLACE TEMPORARY VIEW `enrich.carry` AS
@@ -764,7 +655,7 @@ SELECT
     )
     ELSE `$dlq`
   END AS `$dlq`
-FROM `enrich.eval`;
+FROM `enrich.checked`;
 
 -- transform enrich: the rows of the fused chain employees -> enrich that failed
 CREATE OR REPLACE TEMPORARY VIEW `enrich.failed` AS

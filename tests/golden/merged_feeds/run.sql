@@ -214,69 +214,49 @@ CREATE OR REPLACE TEMPORARY VIEW `store_a` AS
 SELECT
   COALESCE(`sku`, '') AS `sku`,
   CASE
-    WHEN COALESCE(
-      (
-        COALESCE(`price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-        AND NOT (
-          ISNAN(TRY_CAST(`price` AS DOUBLE))
-          OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-        )
-      ),
-      FALSE
+    WHEN `price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+    AND NOT (
+      ISNAN(TRY_CAST(`price` AS DOUBLE)) OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
     )
     THEN TRY_CAST(`price` AS DOUBLE)
   END AS `price`,
   CASE
-    WHEN COALESCE(
-      (
-        COALESCE(`cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-        AND NOT (
-          ISNAN(TRY_CAST(`cost` AS DOUBLE))
-          OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-        )
-      ),
-      FALSE
+    WHEN `cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+    AND NOT (
+      ISNAN(TRY_CAST(`cost` AS DOUBLE)) OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
     )
     THEN TRY_CAST(`cost` AS DOUBLE)
   END AS `cost`,
   CASE
-    WHEN COALESCE(
-      (
-        COALESCE(
-          `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-          FALSE
+    WHEN `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+    AND (
+      UPPER(
+        REGEXP_EXTRACT(
+          `updated`,
+          '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+          CAST(4 AS BIGINT)
         )
-        AND (
-          UPPER(
-            REGEXP_EXTRACT(
-              `updated`,
-              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-              CAST(4 AS BIGINT)
-            )
-          ) = 'Z'
-          OR (
-            TRY_CAST(SUBSTRING(
-              REGEXP_EXTRACT(
-                `updated`,
-                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                CAST(4 AS BIGINT)
-              ),
-              CAST(2 AS BIGINT),
-              CAST(2 AS BIGINT)
-            ) AS INT) < CAST(24 AS BIGINT)
-            AND TRY_CAST(SUBSTRING(
-              REGEXP_EXTRACT(
-                `updated`,
-                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                CAST(4 AS BIGINT)
-              ),
-              CAST(5 AS BIGINT),
-              CAST(2 AS BIGINT)
-            ) AS INT) < CAST(60 AS BIGINT)
-          )
-        )
-      ),
-      FALSE
+      ) = 'Z'
+      OR (
+        TRY_CAST(SUBSTRING(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(4 AS BIGINT)
+          ),
+          CAST(2 AS BIGINT),
+          CAST(2 AS BIGINT)
+        ) AS INT) < CAST(24 AS BIGINT)
+        AND TRY_CAST(SUBSTRING(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(4 AS BIGINT)
+          ),
+          CAST(5 AS BIGINT),
+          CAST(2 AS BIGINT)
+        ) AS INT) < CAST(60 AS BIGINT)
+      )
     )
     THEN DATE_ADD(
       SECOND,
@@ -351,22 +331,13 @@ SELECT
       ) AS TIMESTAMP_NTZ)
     )
     ELSE CASE
-      WHEN COALESCE(
-        `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-        FALSE
-      )
+      WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
       THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
-      WHEN COALESCE(
-        `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-        FALSE
-      )
+      WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
       THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
-      WHEN COALESCE(
-        `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-        FALSE
-      )
+      WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
       THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
-      WHEN COALESCE(`updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z', FALSE)
+      WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z'
       THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
     END
   END AS `updated`,
@@ -383,15 +354,9 @@ WHERE
         `price` IS NULL
         OR `price` = ''
         OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`price` AS DOUBLE))
-                OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
+          WHEN `price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+          AND NOT (
+            ISNAN(TRY_CAST(`price` AS DOUBLE)) OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
           )
           THEN TRY_CAST(`price` AS DOUBLE)
         END IS NULL
@@ -403,15 +368,9 @@ WHERE
         `cost` IS NULL
         OR `cost` = ''
         OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`cost` AS DOUBLE))
-                OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
+          WHEN `cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+          AND NOT (
+            ISNAN(TRY_CAST(`cost` AS DOUBLE)) OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
           )
           THEN TRY_CAST(`cost` AS DOUBLE)
         END IS NULL
@@ -423,43 +382,35 @@ WHERE
         `updated` IS NULL
         OR `updated` = ''
         OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(
-                `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                FALSE
+          WHEN `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+          AND (
+            UPPER(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
               )
-              AND (
-                UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                OR (
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(24 AS BIGINT)
-                  AND TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(60 AS BIGINT)
-                )
-              )
-            ),
-            FALSE
+            ) = 'Z'
+            OR (
+              TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(2 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) < CAST(24 AS BIGINT)
+              AND TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(5 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) < CAST(60 AS BIGINT)
+            )
           )
           THEN DATE_ADD(
             SECOND,
@@ -534,22 +485,13 @@ WHERE
             ) AS TIMESTAMP_NTZ)
           )
           ELSE CASE
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
+            WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
             THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
+            WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
             THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
+            WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
             THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(`updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z', FALSE)
+            WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z'
             THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
           END
         END IS NULL
@@ -565,393 +507,299 @@ SELECT
   `$source.name` AS `_cxl_dlq_source_name`,
   CAST(`$source.row` AS BIGINT) AS `_cxl_dlq_source_row`,
   CASE
-    WHEN COALESCE(
-      (
-        `price` IS NULL
-        OR `price` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`price` AS DOUBLE))
-                OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
-          )
-          THEN TRY_CAST(`price` AS DOUBLE)
-        END IS NULL
-      ),
-      FALSE
-    )
+    WHEN `price` IS NULL
+    OR `price` = ''
+    OR CASE
+      WHEN `price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`price` AS DOUBLE))
+        OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`price` AS DOUBLE)
+    END IS NULL
     THEN 'price'
-    WHEN COALESCE(
-      (
-        `cost` IS NULL
-        OR `cost` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`cost` AS DOUBLE))
-                OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
-          )
-          THEN TRY_CAST(`cost` AS DOUBLE)
-        END IS NULL
-      ),
-      FALSE
-    )
+    WHEN `cost` IS NULL
+    OR `cost` = ''
+    OR CASE
+      WHEN `cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`cost` AS DOUBLE))
+        OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`cost` AS DOUBLE)
+    END IS NULL
     THEN 'cost'
-    WHEN COALESCE(
-      (
-        `updated` IS NULL
-        OR `updated` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(
-                `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                FALSE
-              )
-              AND (
-                UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                OR (
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(24 AS BIGINT)
-                  AND TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(60 AS BIGINT)
-                )
-              )
-            ),
-            FALSE
+    WHEN `updated` IS NULL
+    OR `updated` = ''
+    OR CASE
+      WHEN `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+      AND (
+        UPPER(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(4 AS BIGINT)
           )
-          THEN DATE_ADD(
-            SECOND,
-            -(
-              CASE
-                WHEN UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                THEN CAST(0 AS BIGINT)
-                WHEN SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(1 AS BIGINT),
-                  CAST(1 AS BIGINT)
-                ) = '-'
-                THEN -(
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) * CAST(60 AS BIGINT)
-                )
-                ELSE TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(2 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(5 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(60 AS BIGINT)
-              END
+        ) = 'Z'
+        OR (
+          TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
             ),
-            TRY_CAST(CONCAT(
-              REGEXP_EXTRACT(
-                `updated`,
-                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
-              ),
-              'T',
+            CAST(2 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(24 AS BIGINT)
+          AND TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
+            ),
+            CAST(5 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(60 AS BIGINT)
+        )
+      )
+      THEN DATE_ADD(
+        SECOND,
+        -(
+          CASE
+            WHEN UPPER(
               REGEXP_EXTRACT(
                 `updated`,
                 '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                CAST(2 AS BIGINT)
+                CAST(4 AS BIGINT)
               )
-            ) AS TIMESTAMP_NTZ)
-          )
-          ELSE CASE
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
+            ) = 'Z'
+            THEN CAST(0 AS BIGINT)
+            WHEN SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(1 AS BIGINT),
+              CAST(1 AS BIGINT)
+            ) = '-'
+            THEN -(
+              TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(2 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(5 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) * CAST(60 AS BIGINT)
             )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(`updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z', FALSE)
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+            ELSE TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(2 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(5 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(60 AS BIGINT)
           END
-        END IS NULL
-      ),
-      FALSE
-    )
+        ),
+        TRY_CAST(CONCAT(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+          ),
+          'T',
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(2 AS BIGINT)
+          )
+        ) AS TIMESTAMP_NTZ)
+      )
+      ELSE CASE
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+      END
+    END IS NULL
     THEN 'updated'
   END AS `_cxl_dlq_triggering_field`,
   CASE
-    WHEN COALESCE(
-      (
-        `price` IS NULL
-        OR `price` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`price` AS DOUBLE))
-                OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
-          )
-          THEN TRY_CAST(`price` AS DOUBLE)
-        END IS NULL
-      ),
-      FALSE
-    )
+    WHEN `price` IS NULL
+    OR `price` = ''
+    OR CASE
+      WHEN `price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`price` AS DOUBLE))
+        OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`price` AS DOUBLE)
+    END IS NULL
     THEN COALESCE(`price`, '')
-    WHEN COALESCE(
-      (
-        `cost` IS NULL
-        OR `cost` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`cost` AS DOUBLE))
-                OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
-          )
-          THEN TRY_CAST(`cost` AS DOUBLE)
-        END IS NULL
-      ),
-      FALSE
-    )
+    WHEN `cost` IS NULL
+    OR `cost` = ''
+    OR CASE
+      WHEN `cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`cost` AS DOUBLE))
+        OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`cost` AS DOUBLE)
+    END IS NULL
     THEN COALESCE(`cost`, '')
-    WHEN COALESCE(
-      (
-        `updated` IS NULL
-        OR `updated` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(
-                `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                FALSE
-              )
-              AND (
-                UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                OR (
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(24 AS BIGINT)
-                  AND TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(60 AS BIGINT)
-                )
-              )
-            ),
-            FALSE
+    WHEN `updated` IS NULL
+    OR `updated` = ''
+    OR CASE
+      WHEN `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+      AND (
+        UPPER(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(4 AS BIGINT)
           )
-          THEN DATE_ADD(
-            SECOND,
-            -(
-              CASE
-                WHEN UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                THEN CAST(0 AS BIGINT)
-                WHEN SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(1 AS BIGINT),
-                  CAST(1 AS BIGINT)
-                ) = '-'
-                THEN -(
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) * CAST(60 AS BIGINT)
-                )
-                ELSE TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(2 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(5 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(60 AS BIGINT)
-              END
+        ) = 'Z'
+        OR (
+          TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
             ),
-            TRY_CAST(CONCAT(
-              REGEXP_EXTRACT(
-                `updated`,
-                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
-              ),
-              'T',
+            CAST(2 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(24 AS BIGINT)
+          AND TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
+            ),
+            CAST(5 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(60 AS BIGINT)
+        )
+      )
+      THEN DATE_ADD(
+        SECOND,
+        -(
+          CASE
+            WHEN UPPER(
               REGEXP_EXTRACT(
                 `updated`,
                 '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                CAST(2 AS BIGINT)
+                CAST(4 AS BIGINT)
               )
-            ) AS TIMESTAMP_NTZ)
-          )
-          ELSE CASE
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
+            ) = 'Z'
+            THEN CAST(0 AS BIGINT)
+            WHEN SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(1 AS BIGINT),
+              CAST(1 AS BIGINT)
+            ) = '-'
+            THEN -(
+              TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(2 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(5 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) * CAST(60 AS BIGINT)
             )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(`updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z', FALSE)
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+            ELSE TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(2 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(5 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(60 AS BIGINT)
           END
-        END IS NULL
-      ),
-      FALSE
-    )
+        ),
+        TRY_CAST(CONCAT(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+          ),
+          'T',
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(2 AS BIGINT)
+          )
+        ) AS TIMESTAMP_NTZ)
+      )
+      ELSE CASE
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+      END
+    END IS NULL
     THEN COALESCE(`updated`, '')
   END AS `_cxl_dlq_triggering_value`,
   'type_coercion_failure' AS `_cxl_dlq_error_category`,
   CASE
-    WHEN COALESCE(
-      (
-        `price` IS NULL
-        OR `price` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`price` AS DOUBLE))
-                OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
-          )
-          THEN TRY_CAST(`price` AS DOUBLE)
-        END IS NULL
-      ),
-      FALSE
-    )
+    WHEN `price` IS NULL
+    OR `price` = ''
+    OR CASE
+      WHEN `price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`price` AS DOUBLE))
+        OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`price` AS DOUBLE)
+    END IS NULL
     THEN CONCAT(
       '[E126] source="store_a" file="',
       `$source.file`,
@@ -961,26 +809,16 @@ SELECT
       COALESCE(`price`, ''),
       '" is not a valid Float'
     )
-    WHEN COALESCE(
-      (
-        `cost` IS NULL
-        OR `cost` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`cost` AS DOUBLE))
-                OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
-          )
-          THEN TRY_CAST(`cost` AS DOUBLE)
-        END IS NULL
-      ),
-      FALSE
-    )
+    WHEN `cost` IS NULL
+    OR `cost` = ''
+    OR CASE
+      WHEN `cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`cost` AS DOUBLE))
+        OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`cost` AS DOUBLE)
+    END IS NULL
     THEN CONCAT(
       '[E126] source="store_a" file="',
       `$source.file`,
@@ -990,144 +828,122 @@ SELECT
       COALESCE(`cost`, ''),
       '" is not a valid Float'
     )
-    WHEN COALESCE(
-      (
-        `updated` IS NULL
-        OR `updated` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(
-                `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                FALSE
-              )
-              AND (
-                UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                OR (
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(24 AS BIGINT)
-                  AND TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(60 AS BIGINT)
-                )
-              )
-            ),
-            FALSE
+    WHEN `updated` IS NULL
+    OR `updated` = ''
+    OR CASE
+      WHEN `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+      AND (
+        UPPER(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(4 AS BIGINT)
           )
-          THEN DATE_ADD(
-            SECOND,
-            -(
-              CASE
-                WHEN UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                THEN CAST(0 AS BIGINT)
-                WHEN SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(1 AS BIGINT),
-                  CAST(1 AS BIGINT)
-                ) = '-'
-                THEN -(
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) * CAST(60 AS BIGINT)
-                )
-                ELSE TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(2 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(5 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(60 AS BIGINT)
-              END
+        ) = 'Z'
+        OR (
+          TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
             ),
-            TRY_CAST(CONCAT(
-              REGEXP_EXTRACT(
-                `updated`,
-                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
-              ),
-              'T',
+            CAST(2 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(24 AS BIGINT)
+          AND TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
+            ),
+            CAST(5 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(60 AS BIGINT)
+        )
+      )
+      THEN DATE_ADD(
+        SECOND,
+        -(
+          CASE
+            WHEN UPPER(
               REGEXP_EXTRACT(
                 `updated`,
                 '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                CAST(2 AS BIGINT)
+                CAST(4 AS BIGINT)
               )
-            ) AS TIMESTAMP_NTZ)
-          )
-          ELSE CASE
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
+            ) = 'Z'
+            THEN CAST(0 AS BIGINT)
+            WHEN SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(1 AS BIGINT),
+              CAST(1 AS BIGINT)
+            ) = '-'
+            THEN -(
+              TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(2 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(5 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) * CAST(60 AS BIGINT)
             )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(`updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z', FALSE)
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+            ELSE TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(2 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(5 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(60 AS BIGINT)
           END
-        END IS NULL
-      ),
-      FALSE
-    )
+        ),
+        TRY_CAST(CONCAT(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+          ),
+          'T',
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(2 AS BIGINT)
+          )
+        ) AS TIMESTAMP_NTZ)
+      )
+      ELSE CASE
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+      END
+    END IS NULL
     THEN CONCAT(
       '[E126] source="store_a" file="',
       `$source.file`,
@@ -1148,130 +964,87 @@ SELECT
   `updated`
 FROM `store_a.rows`
 WHERE
-  COALESCE(
-    (
-      `price` IS NULL
-      OR `price` = ''
-      OR CASE
-        WHEN COALESCE(
-          (
-            COALESCE(`price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-            AND NOT (
-              ISNAN(TRY_CAST(`price` AS DOUBLE))
-              OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-            )
-          ),
-          FALSE
-        )
-        THEN TRY_CAST(`price` AS DOUBLE)
-      END IS NULL
-    ),
-    FALSE
+  (
+    `price` IS NULL
+    OR `price` = ''
+    OR CASE
+      WHEN `price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`price` AS DOUBLE))
+        OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`price` AS DOUBLE)
+    END IS NULL
   )
-  OR COALESCE(
-    (
-      `cost` IS NULL
-      OR `cost` = ''
-      OR CASE
-        WHEN COALESCE(
-          (
-            COALESCE(`cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-            AND NOT (
-              ISNAN(TRY_CAST(`cost` AS DOUBLE))
-              OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-            )
-          ),
-          FALSE
-        )
-        THEN TRY_CAST(`cost` AS DOUBLE)
-      END IS NULL
-    ),
-    FALSE
+  OR (
+    `cost` IS NULL
+    OR `cost` = ''
+    OR CASE
+      WHEN `cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`cost` AS DOUBLE))
+        OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`cost` AS DOUBLE)
+    END IS NULL
   )
-  OR COALESCE(
-    (
-      `updated` IS NULL
-      OR `updated` = ''
-      OR CASE
-        WHEN COALESCE(
-          (
-            COALESCE(
-              `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-              FALSE
-            )
-            AND (
-              UPPER(
-                REGEXP_EXTRACT(
-                  `updated`,
-                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                  CAST(4 AS BIGINT)
-                )
-              ) = 'Z'
-              OR (
-                TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(2 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) < CAST(24 AS BIGINT)
-                AND TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(5 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) < CAST(60 AS BIGINT)
-              )
-            )
-          ),
-          FALSE
+  OR (
+    `updated` IS NULL
+    OR `updated` = ''
+    OR CASE
+      WHEN `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+      AND (
+        UPPER(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(4 AS BIGINT)
+          )
+        ) = 'Z'
+        OR (
+          TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
+            ),
+            CAST(2 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(24 AS BIGINT)
+          AND TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
+            ),
+            CAST(5 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(60 AS BIGINT)
         )
-        THEN DATE_ADD(
-          SECOND,
-          -(
-            CASE
-              WHEN UPPER(
-                REGEXP_EXTRACT(
-                  `updated`,
-                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                  CAST(4 AS BIGINT)
-                )
-              ) = 'Z'
-              THEN CAST(0 AS BIGINT)
-              WHEN SUBSTRING(
-                REGEXP_EXTRACT(
-                  `updated`,
-                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                  CAST(4 AS BIGINT)
-                ),
-                CAST(1 AS BIGINT),
-                CAST(1 AS BIGINT)
-              ) = '-'
-              THEN -(
-                TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(2 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(5 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(60 AS BIGINT)
+      )
+      THEN DATE_ADD(
+        SECOND,
+        -(
+          CASE
+            WHEN UPPER(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
               )
-              ELSE TRY_CAST(SUBSTRING(
+            ) = 'Z'
+            THEN CAST(0 AS BIGINT)
+            WHEN SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(1 AS BIGINT),
+              CAST(1 AS BIGINT)
+            ) = '-'
+            THEN -(
+              TRY_CAST(SUBSTRING(
                 REGEXP_EXTRACT(
                   `updated`,
                   '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
@@ -1288,43 +1061,50 @@ WHERE
                 CAST(5 AS BIGINT),
                 CAST(2 AS BIGINT)
               ) AS INT) * CAST(60 AS BIGINT)
-            END
-          ),
-          TRY_CAST(CONCAT(
-            REGEXP_EXTRACT(
-              `updated`,
-              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
-            ),
-            'T',
-            REGEXP_EXTRACT(
-              `updated`,
-              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-              CAST(2 AS BIGINT)
             )
-          ) AS TIMESTAMP_NTZ)
-        )
-        ELSE CASE
-          WHEN COALESCE(
-            `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-            FALSE
+            ELSE TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(2 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(5 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(60 AS BIGINT)
+          END
+        ),
+        TRY_CAST(CONCAT(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+          ),
+          'T',
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(2 AS BIGINT)
           )
-          THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
-          WHEN COALESCE(
-            `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-            FALSE
-          )
-          THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
-          WHEN COALESCE(
-            `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-            FALSE
-          )
-          THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
-          WHEN COALESCE(`updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z', FALSE)
-          THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
-        END
-      END IS NULL
-    ),
-    FALSE
+        ) AS TIMESTAMP_NTZ)
+      )
+      ELSE CASE
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+      END
+    END IS NULL
   );
 
 -- source store_b: read csv as text
@@ -1468,69 +1248,49 @@ CREATE OR REPLACE TEMPORARY VIEW `store_b` AS
 SELECT
   COALESCE(`sku`, '') AS `sku`,
   CASE
-    WHEN COALESCE(
-      (
-        COALESCE(`price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-        AND NOT (
-          ISNAN(TRY_CAST(`price` AS DOUBLE))
-          OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-        )
-      ),
-      FALSE
+    WHEN `price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+    AND NOT (
+      ISNAN(TRY_CAST(`price` AS DOUBLE)) OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
     )
     THEN TRY_CAST(`price` AS DOUBLE)
   END AS `price`,
   CASE
-    WHEN COALESCE(
-      (
-        COALESCE(`cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-        AND NOT (
-          ISNAN(TRY_CAST(`cost` AS DOUBLE))
-          OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-        )
-      ),
-      FALSE
+    WHEN `cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+    AND NOT (
+      ISNAN(TRY_CAST(`cost` AS DOUBLE)) OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
     )
     THEN TRY_CAST(`cost` AS DOUBLE)
   END AS `cost`,
   CASE
-    WHEN COALESCE(
-      (
-        COALESCE(
-          `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-          FALSE
+    WHEN `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+    AND (
+      UPPER(
+        REGEXP_EXTRACT(
+          `updated`,
+          '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+          CAST(4 AS BIGINT)
         )
-        AND (
-          UPPER(
-            REGEXP_EXTRACT(
-              `updated`,
-              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-              CAST(4 AS BIGINT)
-            )
-          ) = 'Z'
-          OR (
-            TRY_CAST(SUBSTRING(
-              REGEXP_EXTRACT(
-                `updated`,
-                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                CAST(4 AS BIGINT)
-              ),
-              CAST(2 AS BIGINT),
-              CAST(2 AS BIGINT)
-            ) AS INT) < CAST(24 AS BIGINT)
-            AND TRY_CAST(SUBSTRING(
-              REGEXP_EXTRACT(
-                `updated`,
-                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                CAST(4 AS BIGINT)
-              ),
-              CAST(5 AS BIGINT),
-              CAST(2 AS BIGINT)
-            ) AS INT) < CAST(60 AS BIGINT)
-          )
-        )
-      ),
-      FALSE
+      ) = 'Z'
+      OR (
+        TRY_CAST(SUBSTRING(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(4 AS BIGINT)
+          ),
+          CAST(2 AS BIGINT),
+          CAST(2 AS BIGINT)
+        ) AS INT) < CAST(24 AS BIGINT)
+        AND TRY_CAST(SUBSTRING(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(4 AS BIGINT)
+          ),
+          CAST(5 AS BIGINT),
+          CAST(2 AS BIGINT)
+        ) AS INT) < CAST(60 AS BIGINT)
+      )
     )
     THEN DATE_ADD(
       SECOND,
@@ -1605,22 +1365,13 @@ SELECT
       ) AS TIMESTAMP_NTZ)
     )
     ELSE CASE
-      WHEN COALESCE(
-        `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-        FALSE
-      )
+      WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
       THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
-      WHEN COALESCE(
-        `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-        FALSE
-      )
+      WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
       THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
-      WHEN COALESCE(
-        `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-        FALSE
-      )
+      WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
       THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
-      WHEN COALESCE(`updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z', FALSE)
+      WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z'
       THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
     END
   END AS `updated`,
@@ -1637,15 +1388,9 @@ WHERE
         `price` IS NULL
         OR `price` = ''
         OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`price` AS DOUBLE))
-                OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
+          WHEN `price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+          AND NOT (
+            ISNAN(TRY_CAST(`price` AS DOUBLE)) OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
           )
           THEN TRY_CAST(`price` AS DOUBLE)
         END IS NULL
@@ -1657,15 +1402,9 @@ WHERE
         `cost` IS NULL
         OR `cost` = ''
         OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`cost` AS DOUBLE))
-                OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
+          WHEN `cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+          AND NOT (
+            ISNAN(TRY_CAST(`cost` AS DOUBLE)) OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
           )
           THEN TRY_CAST(`cost` AS DOUBLE)
         END IS NULL
@@ -1677,43 +1416,35 @@ WHERE
         `updated` IS NULL
         OR `updated` = ''
         OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(
-                `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                FALSE
+          WHEN `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+          AND (
+            UPPER(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
               )
-              AND (
-                UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                OR (
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(24 AS BIGINT)
-                  AND TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(60 AS BIGINT)
-                )
-              )
-            ),
-            FALSE
+            ) = 'Z'
+            OR (
+              TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(2 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) < CAST(24 AS BIGINT)
+              AND TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(5 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) < CAST(60 AS BIGINT)
+            )
           )
           THEN DATE_ADD(
             SECOND,
@@ -1788,22 +1519,13 @@ WHERE
             ) AS TIMESTAMP_NTZ)
           )
           ELSE CASE
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
+            WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
             THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
+            WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
             THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
+            WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
             THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(`updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z', FALSE)
+            WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z'
             THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
           END
         END IS NULL
@@ -1819,393 +1541,299 @@ SELECT
   `$source.name` AS `_cxl_dlq_source_name`,
   CAST(`$source.row` AS BIGINT) AS `_cxl_dlq_source_row`,
   CASE
-    WHEN COALESCE(
-      (
-        `price` IS NULL
-        OR `price` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`price` AS DOUBLE))
-                OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
-          )
-          THEN TRY_CAST(`price` AS DOUBLE)
-        END IS NULL
-      ),
-      FALSE
-    )
+    WHEN `price` IS NULL
+    OR `price` = ''
+    OR CASE
+      WHEN `price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`price` AS DOUBLE))
+        OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`price` AS DOUBLE)
+    END IS NULL
     THEN 'price'
-    WHEN COALESCE(
-      (
-        `cost` IS NULL
-        OR `cost` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`cost` AS DOUBLE))
-                OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
-          )
-          THEN TRY_CAST(`cost` AS DOUBLE)
-        END IS NULL
-      ),
-      FALSE
-    )
+    WHEN `cost` IS NULL
+    OR `cost` = ''
+    OR CASE
+      WHEN `cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`cost` AS DOUBLE))
+        OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`cost` AS DOUBLE)
+    END IS NULL
     THEN 'cost'
-    WHEN COALESCE(
-      (
-        `updated` IS NULL
-        OR `updated` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(
-                `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                FALSE
-              )
-              AND (
-                UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                OR (
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(24 AS BIGINT)
-                  AND TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(60 AS BIGINT)
-                )
-              )
-            ),
-            FALSE
+    WHEN `updated` IS NULL
+    OR `updated` = ''
+    OR CASE
+      WHEN `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+      AND (
+        UPPER(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(4 AS BIGINT)
           )
-          THEN DATE_ADD(
-            SECOND,
-            -(
-              CASE
-                WHEN UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                THEN CAST(0 AS BIGINT)
-                WHEN SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(1 AS BIGINT),
-                  CAST(1 AS BIGINT)
-                ) = '-'
-                THEN -(
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) * CAST(60 AS BIGINT)
-                )
-                ELSE TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(2 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(5 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(60 AS BIGINT)
-              END
+        ) = 'Z'
+        OR (
+          TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
             ),
-            TRY_CAST(CONCAT(
-              REGEXP_EXTRACT(
-                `updated`,
-                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
-              ),
-              'T',
+            CAST(2 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(24 AS BIGINT)
+          AND TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
+            ),
+            CAST(5 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(60 AS BIGINT)
+        )
+      )
+      THEN DATE_ADD(
+        SECOND,
+        -(
+          CASE
+            WHEN UPPER(
               REGEXP_EXTRACT(
                 `updated`,
                 '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                CAST(2 AS BIGINT)
+                CAST(4 AS BIGINT)
               )
-            ) AS TIMESTAMP_NTZ)
-          )
-          ELSE CASE
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
+            ) = 'Z'
+            THEN CAST(0 AS BIGINT)
+            WHEN SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(1 AS BIGINT),
+              CAST(1 AS BIGINT)
+            ) = '-'
+            THEN -(
+              TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(2 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(5 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) * CAST(60 AS BIGINT)
             )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(`updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z', FALSE)
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+            ELSE TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(2 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(5 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(60 AS BIGINT)
           END
-        END IS NULL
-      ),
-      FALSE
-    )
+        ),
+        TRY_CAST(CONCAT(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+          ),
+          'T',
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(2 AS BIGINT)
+          )
+        ) AS TIMESTAMP_NTZ)
+      )
+      ELSE CASE
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+      END
+    END IS NULL
     THEN 'updated'
   END AS `_cxl_dlq_triggering_field`,
   CASE
-    WHEN COALESCE(
-      (
-        `price` IS NULL
-        OR `price` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`price` AS DOUBLE))
-                OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
-          )
-          THEN TRY_CAST(`price` AS DOUBLE)
-        END IS NULL
-      ),
-      FALSE
-    )
+    WHEN `price` IS NULL
+    OR `price` = ''
+    OR CASE
+      WHEN `price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`price` AS DOUBLE))
+        OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`price` AS DOUBLE)
+    END IS NULL
     THEN COALESCE(`price`, '')
-    WHEN COALESCE(
-      (
-        `cost` IS NULL
-        OR `cost` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`cost` AS DOUBLE))
-                OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
-          )
-          THEN TRY_CAST(`cost` AS DOUBLE)
-        END IS NULL
-      ),
-      FALSE
-    )
+    WHEN `cost` IS NULL
+    OR `cost` = ''
+    OR CASE
+      WHEN `cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`cost` AS DOUBLE))
+        OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`cost` AS DOUBLE)
+    END IS NULL
     THEN COALESCE(`cost`, '')
-    WHEN COALESCE(
-      (
-        `updated` IS NULL
-        OR `updated` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(
-                `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                FALSE
-              )
-              AND (
-                UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                OR (
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(24 AS BIGINT)
-                  AND TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(60 AS BIGINT)
-                )
-              )
-            ),
-            FALSE
+    WHEN `updated` IS NULL
+    OR `updated` = ''
+    OR CASE
+      WHEN `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+      AND (
+        UPPER(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(4 AS BIGINT)
           )
-          THEN DATE_ADD(
-            SECOND,
-            -(
-              CASE
-                WHEN UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                THEN CAST(0 AS BIGINT)
-                WHEN SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(1 AS BIGINT),
-                  CAST(1 AS BIGINT)
-                ) = '-'
-                THEN -(
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) * CAST(60 AS BIGINT)
-                )
-                ELSE TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(2 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(5 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(60 AS BIGINT)
-              END
+        ) = 'Z'
+        OR (
+          TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
             ),
-            TRY_CAST(CONCAT(
-              REGEXP_EXTRACT(
-                `updated`,
-                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
-              ),
-              'T',
+            CAST(2 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(24 AS BIGINT)
+          AND TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
+            ),
+            CAST(5 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(60 AS BIGINT)
+        )
+      )
+      THEN DATE_ADD(
+        SECOND,
+        -(
+          CASE
+            WHEN UPPER(
               REGEXP_EXTRACT(
                 `updated`,
                 '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                CAST(2 AS BIGINT)
+                CAST(4 AS BIGINT)
               )
-            ) AS TIMESTAMP_NTZ)
-          )
-          ELSE CASE
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
+            ) = 'Z'
+            THEN CAST(0 AS BIGINT)
+            WHEN SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(1 AS BIGINT),
+              CAST(1 AS BIGINT)
+            ) = '-'
+            THEN -(
+              TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(2 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(5 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) * CAST(60 AS BIGINT)
             )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(`updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z', FALSE)
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+            ELSE TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(2 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(5 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(60 AS BIGINT)
           END
-        END IS NULL
-      ),
-      FALSE
-    )
+        ),
+        TRY_CAST(CONCAT(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+          ),
+          'T',
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(2 AS BIGINT)
+          )
+        ) AS TIMESTAMP_NTZ)
+      )
+      ELSE CASE
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+      END
+    END IS NULL
     THEN COALESCE(`updated`, '')
   END AS `_cxl_dlq_triggering_value`,
   'type_coercion_failure' AS `_cxl_dlq_error_category`,
   CASE
-    WHEN COALESCE(
-      (
-        `price` IS NULL
-        OR `price` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`price` AS DOUBLE))
-                OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
-          )
-          THEN TRY_CAST(`price` AS DOUBLE)
-        END IS NULL
-      ),
-      FALSE
-    )
+    WHEN `price` IS NULL
+    OR `price` = ''
+    OR CASE
+      WHEN `price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`price` AS DOUBLE))
+        OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`price` AS DOUBLE)
+    END IS NULL
     THEN CONCAT(
       '[E126] source="store_b" file="',
       `$source.file`,
@@ -2215,26 +1843,16 @@ SELECT
       COALESCE(`price`, ''),
       '" is not a valid Float'
     )
-    WHEN COALESCE(
-      (
-        `cost` IS NULL
-        OR `cost` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`cost` AS DOUBLE))
-                OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
-          )
-          THEN TRY_CAST(`cost` AS DOUBLE)
-        END IS NULL
-      ),
-      FALSE
-    )
+    WHEN `cost` IS NULL
+    OR `cost` = ''
+    OR CASE
+      WHEN `cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`cost` AS DOUBLE))
+        OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`cost` AS DOUBLE)
+    END IS NULL
     THEN CONCAT(
       '[E126] source="store_b" file="',
       `$source.file`,
@@ -2244,144 +1862,122 @@ SELECT
       COALESCE(`cost`, ''),
       '" is not a valid Float'
     )
-    WHEN COALESCE(
-      (
-        `updated` IS NULL
-        OR `updated` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(
-                `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                FALSE
-              )
-              AND (
-                UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                OR (
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(24 AS BIGINT)
-                  AND TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(60 AS BIGINT)
-                )
-              )
-            ),
-            FALSE
+    WHEN `updated` IS NULL
+    OR `updated` = ''
+    OR CASE
+      WHEN `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+      AND (
+        UPPER(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(4 AS BIGINT)
           )
-          THEN DATE_ADD(
-            SECOND,
-            -(
-              CASE
-                WHEN UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                THEN CAST(0 AS BIGINT)
-                WHEN SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(1 AS BIGINT),
-                  CAST(1 AS BIGINT)
-                ) = '-'
-                THEN -(
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) * CAST(60 AS BIGINT)
-                )
-                ELSE TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(2 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(5 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(60 AS BIGINT)
-              END
+        ) = 'Z'
+        OR (
+          TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
             ),
-            TRY_CAST(CONCAT(
-              REGEXP_EXTRACT(
-                `updated`,
-                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
-              ),
-              'T',
+            CAST(2 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(24 AS BIGINT)
+          AND TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
+            ),
+            CAST(5 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(60 AS BIGINT)
+        )
+      )
+      THEN DATE_ADD(
+        SECOND,
+        -(
+          CASE
+            WHEN UPPER(
               REGEXP_EXTRACT(
                 `updated`,
                 '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                CAST(2 AS BIGINT)
+                CAST(4 AS BIGINT)
               )
-            ) AS TIMESTAMP_NTZ)
-          )
-          ELSE CASE
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
+            ) = 'Z'
+            THEN CAST(0 AS BIGINT)
+            WHEN SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(1 AS BIGINT),
+              CAST(1 AS BIGINT)
+            ) = '-'
+            THEN -(
+              TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(2 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(5 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) * CAST(60 AS BIGINT)
             )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(`updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z', FALSE)
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+            ELSE TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(2 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(5 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(60 AS BIGINT)
           END
-        END IS NULL
-      ),
-      FALSE
-    )
+        ),
+        TRY_CAST(CONCAT(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+          ),
+          'T',
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(2 AS BIGINT)
+          )
+        ) AS TIMESTAMP_NTZ)
+      )
+      ELSE CASE
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+      END
+    END IS NULL
     THEN CONCAT(
       '[E126] source="store_b" file="',
       `$source.file`,
@@ -2402,130 +1998,87 @@ SELECT
   `updated`
 FROM `store_b.rows`
 WHERE
-  COALESCE(
-    (
-      `price` IS NULL
-      OR `price` = ''
-      OR CASE
-        WHEN COALESCE(
-          (
-            COALESCE(`price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-            AND NOT (
-              ISNAN(TRY_CAST(`price` AS DOUBLE))
-              OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-            )
-          ),
-          FALSE
-        )
-        THEN TRY_CAST(`price` AS DOUBLE)
-      END IS NULL
-    ),
-    FALSE
+  (
+    `price` IS NULL
+    OR `price` = ''
+    OR CASE
+      WHEN `price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`price` AS DOUBLE))
+        OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`price` AS DOUBLE)
+    END IS NULL
   )
-  OR COALESCE(
-    (
-      `cost` IS NULL
-      OR `cost` = ''
-      OR CASE
-        WHEN COALESCE(
-          (
-            COALESCE(`cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-            AND NOT (
-              ISNAN(TRY_CAST(`cost` AS DOUBLE))
-              OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-            )
-          ),
-          FALSE
-        )
-        THEN TRY_CAST(`cost` AS DOUBLE)
-      END IS NULL
-    ),
-    FALSE
+  OR (
+    `cost` IS NULL
+    OR `cost` = ''
+    OR CASE
+      WHEN `cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`cost` AS DOUBLE))
+        OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`cost` AS DOUBLE)
+    END IS NULL
   )
-  OR COALESCE(
-    (
-      `updated` IS NULL
-      OR `updated` = ''
-      OR CASE
-        WHEN COALESCE(
-          (
-            COALESCE(
-              `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-              FALSE
-            )
-            AND (
-              UPPER(
-                REGEXP_EXTRACT(
-                  `updated`,
-                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                  CAST(4 AS BIGINT)
-                )
-              ) = 'Z'
-              OR (
-                TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(2 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) < CAST(24 AS BIGINT)
-                AND TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(5 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) < CAST(60 AS BIGINT)
-              )
-            )
-          ),
-          FALSE
+  OR (
+    `updated` IS NULL
+    OR `updated` = ''
+    OR CASE
+      WHEN `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+      AND (
+        UPPER(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(4 AS BIGINT)
+          )
+        ) = 'Z'
+        OR (
+          TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
+            ),
+            CAST(2 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(24 AS BIGINT)
+          AND TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
+            ),
+            CAST(5 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(60 AS BIGINT)
         )
-        THEN DATE_ADD(
-          SECOND,
-          -(
-            CASE
-              WHEN UPPER(
-                REGEXP_EXTRACT(
-                  `updated`,
-                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                  CAST(4 AS BIGINT)
-                )
-              ) = 'Z'
-              THEN CAST(0 AS BIGINT)
-              WHEN SUBSTRING(
-                REGEXP_EXTRACT(
-                  `updated`,
-                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                  CAST(4 AS BIGINT)
-                ),
-                CAST(1 AS BIGINT),
-                CAST(1 AS BIGINT)
-              ) = '-'
-              THEN -(
-                TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(2 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(5 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(60 AS BIGINT)
+      )
+      THEN DATE_ADD(
+        SECOND,
+        -(
+          CASE
+            WHEN UPPER(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
               )
-              ELSE TRY_CAST(SUBSTRING(
+            ) = 'Z'
+            THEN CAST(0 AS BIGINT)
+            WHEN SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(1 AS BIGINT),
+              CAST(1 AS BIGINT)
+            ) = '-'
+            THEN -(
+              TRY_CAST(SUBSTRING(
                 REGEXP_EXTRACT(
                   `updated`,
                   '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
@@ -2542,43 +2095,50 @@ WHERE
                 CAST(5 AS BIGINT),
                 CAST(2 AS BIGINT)
               ) AS INT) * CAST(60 AS BIGINT)
-            END
-          ),
-          TRY_CAST(CONCAT(
-            REGEXP_EXTRACT(
-              `updated`,
-              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
-            ),
-            'T',
-            REGEXP_EXTRACT(
-              `updated`,
-              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-              CAST(2 AS BIGINT)
             )
-          ) AS TIMESTAMP_NTZ)
-        )
-        ELSE CASE
-          WHEN COALESCE(
-            `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-            FALSE
+            ELSE TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(2 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(5 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(60 AS BIGINT)
+          END
+        ),
+        TRY_CAST(CONCAT(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+          ),
+          'T',
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(2 AS BIGINT)
           )
-          THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
-          WHEN COALESCE(
-            `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-            FALSE
-          )
-          THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
-          WHEN COALESCE(
-            `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-            FALSE
-          )
-          THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
-          WHEN COALESCE(`updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z', FALSE)
-          THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
-        END
-      END IS NULL
-    ),
-    FALSE
+        ) AS TIMESTAMP_NTZ)
+      )
+      ELSE CASE
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+      END
+    END IS NULL
   );
 
 -- merge feeds: store_a, store_b
@@ -2607,30 +2167,16 @@ SELECT
   `$ck.sku`
 FROM `store_b`;
 
--- transform margins: evaluate the CXL
+-- transform margins: the CXL, one column per emit
 CREATE OR REPLACE TEMPORARY VIEW `margins.eval` AS
 SELECT
-  `sku`,
-  `price`,
-  `cost`,
-  `updated`,
-  `$source.name`,
-  `$source.file`,
-  `$source.row`,
-  `$source.order`,
-  `$ck.sku`,
+  *,
   `$source.name` AS `$out.store`,
   CXL_FLOAT_ROUND(
-    CASE
-      WHEN COALESCE((
-        `cost` = CAST('0.0' AS DOUBLE)
-      ), FALSE)
-      THEN NULL
-      ELSE (
-        `price` - `cost`
-      ) / `cost`
-    END * CAST('100.0' AS DOUBLE),
-    COALESCE(CAST(1 AS BIGINT), CAST(0 AS BIGINT))
+    CASE WHEN `cost` = CAST('0.0' AS DOUBLE) THEN NULL ELSE (
+      `price` - `cost`
+    ) / `cost` END * CAST('100.0' AS DOUBLE),
+    CAST(1 AS BIGINT)
   ) AS `$out.margin_pct`,
   CASE
     WHEN NOT `updated` IS NULL
@@ -2655,33 +2201,23 @@ SELECT
     )
   END AS `$out.updated_day`,
   CASE
-    WHEN COALESCE(
-      CASE
-        WHEN COALESCE((
-          ISNAN(`price`) OR ISNAN(`cost`)
-        ), FALSE)
-        THEN FALSE
-        ELSE `price` < `cost`
-      END,
-      FALSE
-    )
+    WHEN CASE WHEN ISNAN(`price`) OR ISNAN(`cost`) THEN FALSE ELSE `price` < `cost` END
     THEN 'loss'
     ELSE CASE
-      WHEN COALESCE(
-        (
-          `price` IS NOT DISTINCT FROM `cost` AND COALESCE(NOT ISNAN(`price`), TRUE)
-        ),
-        FALSE
-      )
+      WHEN `price` IS NOT DISTINCT FROM `cost` AND COALESCE(NOT ISNAN(`price`), TRUE)
       THEN 'even'
       ELSE 'ok'
     END
-  END AS `$out.flag`,
+  END AS `$out.flag`
+FROM `feeds`;
+
+-- transform margins: each row's first failure ($err), in statement order
+CREATE OR REPLACE TEMPORARY VIEW `margins.checked` AS
+SELECT
+  *,
   TRUE AS `$keep`,
   CASE
-    WHEN COALESCE((
-      `cost` = CAST('0.0' AS DOUBLE)
-    ), FALSE)
+    WHEN `cost` = CAST('0.0' AS DOUBLE)
     THEN STRUCT(
       'type_coercion_failure' AS category,
       CONCAT(
@@ -2695,7 +2231,7 @@ SELECT
       CAST(NULL AS STRING) AS value
     )
   END AS `$err`
-FROM `feeds`;
+FROM `margins.eval`;
 
 -- transform margins: good rows
 CREATE OR REPLACE TEMPORARY VIEW `margins` AS
@@ -2713,7 +2249,7 @@ SELECT
   `$source.row`,
   `$source.order`,
   `$ck.sku`
-FROM `margins.eval`
+FROM `margins.checked`
 WHERE
   `$err` IS NULL AND `$keep`;
 
@@ -2745,7 +2281,7 @@ SELECT
     END
   ) AS `updated`,
   `$ck.sku`
-FROM `margins.eval`
+FROM `margins.checked`
 WHERE
   NOT `$err` IS NULL;
 
@@ -3388,7 +2924,7 @@ ORDER BY
 
 -- sink margins_parquet: write parquet to ./out/margins.parquet (sorted in one partition, chosen for speed: no sampling pass; its arrival order packed into one BIGINT first, codegen/sort_key.py)
 INSERT OVERWRITE DIRECTORY './out/margins.parquet.clinker-staging' USING parquet
-SELECT /*+ COALESCE(1) */
+SELECT /*+ 1 */
   `sku`,
   `price`,
   `cost`,

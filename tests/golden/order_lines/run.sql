@@ -201,25 +201,15 @@ FROM `orders.rows`
 WHERE
   FALSE;
 
--- transform lines: evaluate the CXL
+-- transform lines: the CXL, one column per emit
 CREATE OR REPLACE TEMPORARY VIEW `lines.eval` AS
 SELECT
-  `order_id`,
-  `customer`,
-  `items`,
-  `$source.name`,
-  `$source.file`,
-  `$source.row`,
-  `$source.order`,
+  *,
   CAST(SIZE(
     FILTER(
       CASE
         WHEN ';' = ''
-        THEN CASE
-          WHEN `items` = ''
-          THEN ARRAY('', '')
-          ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY(''))
-        END
+        THEN CASE WHEN `items` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY('')) END
         ELSE SPLIT(`items`, '\\Q;\\E', -1)
       END,
       `_cxl_it1` -> COALESCE((
@@ -234,11 +224,7 @@ SELECT
       WHEN FILTER(
         CASE
           WHEN ';' = ''
-          THEN CASE
-            WHEN `items` = ''
-            THEN ARRAY('', '')
-            ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY(''))
-          END
+          THEN CASE WHEN `items` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY('')) END
           ELSE SPLIT(`items`, '\\Q;\\E', -1)
         END,
         `_cxl_it1` -> COALESCE((
@@ -251,11 +237,7 @@ SELECT
         FILTER(
           CASE
             WHEN ';' = ''
-            THEN CASE
-              WHEN `items` = ''
-              THEN ARRAY('', '')
-              ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY(''))
-            END
+            THEN CASE WHEN `items` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY('')) END
             ELSE SPLIT(`items`, '\\Q;\\E', -1)
           END,
           `_cxl_it1` -> COALESCE((
@@ -269,11 +251,7 @@ SELECT
       ELSE FILTER(
         CASE
           WHEN ';' = ''
-          THEN CASE
-            WHEN `items` = ''
-            THEN ARRAY('', '')
-            ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY(''))
-          END
+          THEN CASE WHEN `items` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY('')) END
           ELSE SPLIT(`items`, '\\Q;\\E', -1)
         END,
         `_cxl_it1` -> COALESCE((
@@ -288,11 +266,7 @@ SELECT
         FILTER(
           CASE
             WHEN ';' = ''
-            THEN CASE
-              WHEN `items` = ''
-              THEN ARRAY('', '')
-              ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY(''))
-            END
+            THEN CASE WHEN `items` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY('')) END
             ELSE SPLIT(`items`, '\\Q;\\E', -1)
           END,
           `_cxl_it1` -> COALESCE((
@@ -305,11 +279,7 @@ SELECT
       CAST(GET(
         CASE
           WHEN ':' = ''
-          THEN CASE
-            WHEN `_cxl_e2` = ''
-            THEN ARRAY('', '')
-            ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-          END
+          THEN CASE WHEN `_cxl_e2` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY('')) END
           ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
         END,
         TRY_CAST(CAST(0 AS BIGINT) AS INT)
@@ -320,20 +290,13 @@ SELECT
             CAST(GET(
               CASE
                 WHEN ':' = ''
-                THEN CASE
-                  WHEN `_cxl_e2` = ''
-                  THEN ARRAY('', '')
-                  ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-                END
+                THEN CASE WHEN `_cxl_e2` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY('')) END
                 ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
               END,
               TRY_CAST(CAST(1 AS BIGINT) AS INT)
             ) AS STRING)
           ),
-          `_cxl_s1` -> CASE
-            WHEN COALESCE(`_cxl_s1` RLIKE '^[+-]?[0-9]+\\z', FALSE)
-            THEN TRY_CAST(`_cxl_s1` AS BIGINT)
-          END
+          `_cxl_s1` -> CASE WHEN `_cxl_s1` RLIKE '^[+-]?[0-9]+\\z' THEN TRY_CAST(`_cxl_s1` AS BIGINT) END
         ),
         0
       ) AS BIGINT) AS f2
@@ -348,11 +311,7 @@ SELECT
           WHEN FILTER(
             CASE
               WHEN ';' = ''
-              THEN CASE
-                WHEN `items` = ''
-                THEN ARRAY('', '')
-                ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY(''))
-              END
+              THEN CASE WHEN `items` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY('')) END
               ELSE SPLIT(`items`, '\\Q;\\E', -1)
             END,
             `_cxl_it1` -> COALESCE((
@@ -365,11 +324,7 @@ SELECT
             FILTER(
               CASE
                 WHEN ';' = ''
-                THEN CASE
-                  WHEN `items` = ''
-                  THEN ARRAY('', '')
-                  ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY(''))
-                END
+                THEN CASE WHEN `items` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY('')) END
                 ELSE SPLIT(`items`, '\\Q;\\E', -1)
               END,
               `_cxl_it1` -> COALESCE((
@@ -383,11 +338,7 @@ SELECT
           ELSE FILTER(
             CASE
               WHEN ';' = ''
-              THEN CASE
-                WHEN `items` = ''
-                THEN ARRAY('', '')
-                ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY(''))
-              END
+              THEN CASE WHEN `items` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY('')) END
               ELSE SPLIT(`items`, '\\Q;\\E', -1)
             END,
             `_cxl_it1` -> COALESCE((
@@ -409,59 +360,39 @@ SELECT
           ),
           ARRAY(
             CASE
-              WHEN COALESCE(
-                (
-                  NOT GET(
-                    CASE
-                      WHEN ':' = ''
-                      THEN CASE
-                        WHEN `_cxl_e2` = ''
-                        THEN ARRAY('', '')
-                        ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-                      END
-                      ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
-                    END,
-                    TRY_CAST(CAST(1 AS BIGINT) AS INT)
-                  ) IS NULL
-                  AND (
-                    NOT GET(
-                      CASE
-                        WHEN ':' = ''
-                        THEN CASE
-                          WHEN `_cxl_e2` = ''
-                          THEN ARRAY('', '')
-                          ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-                        END
-                        ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
-                      END,
-                      TRY_CAST(CAST(1 AS BIGINT) AS INT)
-                    ) IS NULL
-                    AND GET(
-                      TRANSFORM(
-                        ARRAY(
-                          CAST(GET(
-                            CASE
-                              WHEN ':' = ''
-                              THEN CASE
-                                WHEN `_cxl_e2` = ''
-                                THEN ARRAY('', '')
-                                ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-                              END
-                              ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
-                            END,
-                            TRY_CAST(CAST(1 AS BIGINT) AS INT)
-                          ) AS STRING)
-                        ),
-                        `_cxl_s2` -> CASE
-                          WHEN COALESCE(`_cxl_s2` RLIKE '^[+-]?[0-9]+\\z', FALSE)
-                          THEN TRY_CAST(`_cxl_s2` AS BIGINT)
-                        END
-                      ),
-                      0
-                    ) IS NULL
-                  )
-                ),
-                FALSE
+              WHEN NOT GET(
+                CASE
+                  WHEN ':' = ''
+                  THEN CASE WHEN `_cxl_e2` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY('')) END
+                  ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
+                END,
+                TRY_CAST(CAST(1 AS BIGINT) AS INT)
+              ) IS NULL
+              AND (
+                NOT GET(
+                  CASE
+                    WHEN ':' = ''
+                    THEN CASE WHEN `_cxl_e2` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY('')) END
+                    ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
+                  END,
+                  TRY_CAST(CAST(1 AS BIGINT) AS INT)
+                ) IS NULL
+                AND GET(
+                  TRANSFORM(
+                    ARRAY(
+                      CAST(GET(
+                        CASE
+                          WHEN ':' = ''
+                          THEN CASE WHEN `_cxl_e2` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY('')) END
+                          ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
+                        END,
+                        TRY_CAST(CAST(1 AS BIGINT) AS INT)
+                      ) AS STRING)
+                    ),
+                    `_cxl_s2` -> CASE WHEN `_cxl_s2` RLIKE '^[+-]?[0-9]+\\z' THEN TRY_CAST(`_cxl_s2` AS BIGINT) END
+                  ),
+                  0
+                ) IS NULL
               )
               THEN STRUCT(
                 FALSE AS s,
@@ -471,11 +402,7 @@ SELECT
                   CAST(GET(
                     CASE
                       WHEN ':' = ''
-                      THEN CASE
-                        WHEN `_cxl_e2` = ''
-                        THEN ARRAY('', '')
-                        ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-                      END
+                      THEN CASE WHEN `_cxl_e2` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY('')) END
                       ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
                     END,
                     TRY_CAST(CAST(1 AS BIGINT) AS INT)
@@ -487,11 +414,7 @@ SELECT
                 CAST(GET(
                   CASE
                     WHEN ':' = ''
-                    THEN CASE
-                      WHEN `_cxl_e2` = ''
-                      THEN ARRAY('', '')
-                      ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-                    END
+                    THEN CASE WHEN `_cxl_e2` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY('')) END
                     ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
                   END,
                   TRY_CAST(CAST(1 AS BIGINT) AS INT)
@@ -534,11 +457,7 @@ SELECT
           'row ',
           CAST(`$source.row` AS STRING),
           ': ',
-          CASE
-            WHEN `_cxl_acc`.`r`.`f` IS NULL
-            THEN ''
-            ELSE CONCAT('field \'', `_cxl_acc`.`r`.`f`, '\': ')
-          END,
+          CASE WHEN `_cxl_acc`.`r`.`f` IS NULL THEN '' ELSE CONCAT('field \'', `_cxl_acc`.`r`.`f`, '\': ') END,
           `_cxl_acc`.`r`.`m`
         ) AS detail,
         `_cxl_acc`.`r`.`f` AS field,
@@ -592,11 +511,7 @@ SELECT
   `$source.file`,
   `$source.row`,
   `$source.order`,
-  CASE
-    WHEN `$pos` IS NULL
-    THEN CAST(NULL AS ARRAY<BIGINT>)
-    ELSE ARRAY(CAST(`$pos` AS BIGINT))
-  END AS `$fan`
+  CASE WHEN `$pos` IS NULL THEN CAST(NULL AS ARRAY<BIGINT>) ELSE ARRAY(CAST(`$pos` AS BIGINT)) END AS `$fan`
 FROM `lines.checked`
 LATERAL VIEW OUTER
 POSEXPLODE(`$each`) _cxl_records AS `$pos`, `$leaf`
@@ -624,20 +539,10 @@ FROM `lines.checked`
 WHERE
   NOT `$err` IS NULL;
 
--- transform numbered: evaluate the CXL
+-- transform numbered: the CXL, one column per emit
 CREATE OR REPLACE TEMPORARY VIEW `numbered.eval` AS
 SELECT
-  `order_id`,
-  `customer`,
-  `items`,
-  `line_count`,
-  `sku`,
-  `qty`,
-  `$source.name`,
-  `$source.file`,
-  `$source.row`,
-  `$source.order`,
-  `$fan`,
+  *,
   CXL_STRING_TO_INT(
     SUBSTRING(
       `sku`,
@@ -646,38 +551,39 @@ SELECT
         CAST(2147483646 AS BIGINT)
       ) + 1 AS INT)
     )
-  ) AS `$out.sku_number`,
+  ) AS `$out.sku_number`
+FROM `lines`;
+
+-- transform numbered: each row's first failure ($err), in statement order
+CREATE OR REPLACE TEMPORARY VIEW `numbered.checked` AS
+SELECT
+  *,
   TRUE AS `$keep`,
   CASE
-    WHEN COALESCE(
-      (
-        NOT SUBSTRING(
+    WHEN NOT SUBSTRING(
+      `sku`,
+      CAST(LEAST(
+        COALESCE(GREATEST(CAST(2 AS BIGINT), CAST(0 AS BIGINT)), CAST(0 AS BIGINT)),
+        CAST(2147483646 AS BIGINT)
+      ) + 1 AS INT)
+    ) IS NULL
+    AND (
+      NOT SUBSTRING(
+        `sku`,
+        CAST(LEAST(
+          COALESCE(GREATEST(CAST(2 AS BIGINT), CAST(0 AS BIGINT)), CAST(0 AS BIGINT)),
+          CAST(2147483646 AS BIGINT)
+        ) + 1 AS INT)
+      ) IS NULL
+      AND CXL_STRING_TO_INT(
+        SUBSTRING(
           `sku`,
           CAST(LEAST(
             COALESCE(GREATEST(CAST(2 AS BIGINT), CAST(0 AS BIGINT)), CAST(0 AS BIGINT)),
             CAST(2147483646 AS BIGINT)
           ) + 1 AS INT)
-        ) IS NULL
-        AND (
-          NOT SUBSTRING(
-            `sku`,
-            CAST(LEAST(
-              COALESCE(GREATEST(CAST(2 AS BIGINT), CAST(0 AS BIGINT)), CAST(0 AS BIGINT)),
-              CAST(2147483646 AS BIGINT)
-            ) + 1 AS INT)
-          ) IS NULL
-          AND CXL_STRING_TO_INT(
-            SUBSTRING(
-              `sku`,
-              CAST(LEAST(
-                COALESCE(GREATEST(CAST(2 AS BIGINT), CAST(0 AS BIGINT)), CAST(0 AS BIGINT)),
-                CAST(2147483646 AS BIGINT)
-              ) + 1 AS INT)
-            )
-          ) IS NULL
         )
-      ),
-      FALSE
+      ) IS NULL
     )
     THEN STRUCT(
       'type_coercion_failure' AS category,
@@ -707,7 +613,7 @@ SELECT
       ) AS value
     )
   END AS `$err`
-FROM `lines`;
+FROM `numbered.eval`;
 
 -- transform numbered: good rows
 CREATE OR REPLACE TEMPORARY VIEW `numbered` AS
@@ -724,7 +630,7 @@ SELECT
   `$source.row`,
   `$source.order`,
   `$fan`
-FROM `numbered.eval`
+FROM `numbered.checked`
 WHERE
   `$err` IS NULL AND `$keep`;
 
@@ -748,7 +654,7 @@ SELECT
   CAST(`line_count` AS STRING) AS `line_count`,
   `sku`,
   CAST(`qty` AS STRING) AS `qty`
-FROM `numbered.eval`
+FROM `numbered.checked`
 WHERE
   NOT `$err` IS NULL;
 
@@ -834,7 +740,7 @@ SELECT
   `sku`
 FROM `numbered.errors`;
 
--- checkpoint $pipeline.triggers; made after the writes, and only when they met a row that fails in numbered.eval, lines.checked (codegen/empty_dlq.py)
+-- checkpoint $pipeline.triggers; made after the writes, and only when they met a row that fails in numbered.checked, lines.checked (codegen/empty_dlq.py)
 -- the runner materializes $pipeline.triggers as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once
 
 -- where each file's rows start: turns the positions in $source.row into row numbers for the DLQ (codegen/numbering.py)
@@ -848,7 +754,7 @@ FROM `orders.files` AS f
 JOIN `orders.offsets` AS o
   ON f.`$file` = o.`$file`;
 
--- checkpoint $pipeline.numbering: chosen for speed, one pass over the files, made only when the DLQ has entries; a local run keeps its rows (one per file) in the driver: the DLQ's readers join them with no job; a local run that counted the rows of each file while writing them (up to 8 files a source) makes no pass; made after the writes, and only when they met a row that fails in numbered.eval, lines.checked (codegen/empty_dlq.py)
+-- checkpoint $pipeline.numbering: chosen for speed, one pass over the files, made only when the DLQ has entries; a local run keeps its rows (one per file) in the driver: the DLQ's readers join them with no job; a local run that counted the rows of each file while writing them (up to 8 files a source) makes no pass; made after the writes, and only when they met a row that fails in numbered.checked, lines.checked (codegen/empty_dlq.py)
 -- the runner materializes $pipeline.numbering as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once
 
 -- the DLQ: triggers and collaterals (row numbers from their positions: codegen/numbering.py)
@@ -1198,7 +1104,7 @@ ORDER BY
   `$source.order`,
   `_cxl_dlq_source_row`;
 
--- run summary counts (chosen for speed: with no row in $pipeline.triggers and every source's rows counted while read, the runner knows them without this query), after the writes: they count the rows that fail in numbered.eval, lines.checked, and with none the DLQ is empty and not computed (codegen/empty_dlq.py)
+-- run summary counts (chosen for speed: with no row in $pipeline.triggers and every source's rows counted while read, the runner knows them without this query), after the writes: they count the rows that fail in numbered.checked, lines.checked, and with none the DLQ is empty and not computed (codegen/empty_dlq.py)
 SELECT
   (
     SELECT

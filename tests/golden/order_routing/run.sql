@@ -247,8 +247,8 @@ SELECT
   COALESCE(SUM(`$rows`), 0) AS `$rows`
 FROM `orders.offsets`;
 
--- source orders: every row typed, good or not, with its type-error entry (the first view of a fused chain, codegen/fusion.py)
-CREATE OR REPLACE TEMPORARY VIEW `orders.carry` AS
+-- source orders: every row typed
+CREATE OR REPLACE TEMPORARY VIEW `orders.typed` AS
 SELECT
   COALESCE(`order_id`, '') AS `order_id`,
   `$shared.0` AS `line`,
@@ -260,75 +260,16 @@ SELECT
   `$source.row`,
   `$source.order`,
   COALESCE(`order_id`, '') AS `$ck.order_id`,
-  NOT COALESCE((
-    `line` IS NULL OR `line` = '' OR `$shared.0` IS NULL
-  ), FALSE) AS `$live`,
-  CASE
-    WHEN COALESCE((
-      `line` IS NULL OR `line` = '' OR `$shared.0` IS NULL
-    ), FALSE)
-    THEN STRUCT(
-      `$source.file` AS `_cxl_dlq_source_file`,
-      `$source.name` AS `_cxl_dlq_source_name`,
-      CAST(`$source.row` AS BIGINT) AS `_cxl_dlq_source_row`,
-      CASE
-        WHEN COALESCE((
-          `line` IS NULL OR `line` = '' OR `$shared.0` IS NULL
-        ), FALSE)
-        THEN 'line'
-      END AS `_cxl_dlq_triggering_field`,
-      CASE
-        WHEN COALESCE((
-          `line` IS NULL OR `line` = '' OR `$shared.0` IS NULL
-        ), FALSE)
-        THEN COALESCE(`line`, '')
-      END AS `_cxl_dlq_triggering_value`,
-      'type_coercion_failure' AS `_cxl_dlq_error_category`,
-      CASE
-        WHEN COALESCE((
-          `line` IS NULL OR `line` = '' OR `$shared.0` IS NULL
-        ), FALSE)
-        THEN CONCAT(
-          '[E126] source="orders" file="',
-          `$source.file`,
-          '" row=',
-          CAST(`$source.row` AS STRING),
-          ' column=2 field="line" declared_type=Int: value "',
-          COALESCE(`line`, ''),
-          '" is not a valid Int'
-        )
-      END AS `_cxl_dlq_error_detail`,
-      'source' AS `_cxl_dlq_stage`,
-      CAST(NULL AS STRING) AS `_cxl_dlq_route`,
-      TRUE AS `_cxl_dlq_trigger`,
-      CAST(`$source.order` AS BIGINT) AS `$source.order`,
-      'orders' AS `$node`,
-      CAST(MAP(
-        'order_id',
-        `order_id`,
-        'line',
-        `line`,
-        'customer',
-        `customer`,
-        'amount',
-        `amount`,
-        'region',
-        `region`
-      ) AS MAP<STRING, STRING>) AS `$payload`
-    )
-  END AS `$dlq`
+  STRUCT(*) AS `$raw`
 FROM (
   SELECT
     *,
-    CASE
-      WHEN COALESCE(`line` RLIKE '^[+-]?[0-9]+\\z', FALSE)
-      THEN TRY_CAST(`line` AS BIGINT)
-    END AS `$shared.0`
+    CASE WHEN `line` RLIKE '^[+-]?[0-9]+\\z' THEN TRY_CAST(`line` AS BIGINT) END AS `$shared.0`
   FROM `orders.rows`
 ) AS `input`;
 
--- transform price: evaluate the CXL
-CREATE OR REPLACE TEMPORARY VIEW `price.eval` AS
+-- source orders: every row, good or not, with its type-error entry (the first view of a fused chain, codegen/fusion.py)
+CREATE OR REPLACE TEMPORARY VIEW `orders.carry` AS
 SELECT
   `order_id`,
   `line`,
@@ -340,36 +281,86 @@ SELECT
   `$source.row`,
   `$source.order`,
   `$ck.order_id`,
-  `$live`,
-  `$dlq`,
-  CASE WHEN `$live` THEN `order_id` END AS `$out.order_id`,
-  CASE WHEN `$live` THEN `line` END AS `$out.line`,
+  NOT COALESCE(
+    (
+      `$raw`.`line` IS NULL OR `$raw`.`line` = '' OR `$raw`.`$shared.0` IS NULL
+    ),
+    FALSE
+  ) AS `$live`,
+  CASE
+    WHEN `$raw`.`line` IS NULL OR `$raw`.`line` = '' OR `$raw`.`$shared.0` IS NULL
+    THEN STRUCT(
+      `$raw`.`$source.file` AS `_cxl_dlq_source_file`,
+      `$raw`.`$source.name` AS `_cxl_dlq_source_name`,
+      CAST(`$raw`.`$source.row` AS BIGINT) AS `_cxl_dlq_source_row`,
+      CASE
+        WHEN `$raw`.`line` IS NULL OR `$raw`.`line` = '' OR `$raw`.`$shared.0` IS NULL
+        THEN 'line'
+      END AS `_cxl_dlq_triggering_field`,
+      CASE
+        WHEN `$raw`.`line` IS NULL OR `$raw`.`line` = '' OR `$raw`.`$shared.0` IS NULL
+        THEN COALESCE(`$raw`.`line`, '')
+      END AS `_cxl_dlq_triggering_value`,
+      'type_coercion_failure' AS `_cxl_dlq_error_category`,
+      CASE
+        WHEN `$raw`.`line` IS NULL OR `$raw`.`line` = '' OR `$raw`.`$shared.0` IS NULL
+        THEN CONCAT(
+          '[E126] source="orders" file="',
+          `$raw`.`$source.file`,
+          '" row=',
+          CAST(`$raw`.`$source.row` AS STRING),
+          ' column=2 field="line" declared_type=Int: value "',
+          COALESCE(`$raw`.`line`, ''),
+          '" is not a valid Int'
+        )
+      END AS `_cxl_dlq_error_detail`,
+      'source' AS `_cxl_dlq_stage`,
+      CAST(NULL AS STRING) AS `_cxl_dlq_route`,
+      TRUE AS `_cxl_dlq_trigger`,
+      CAST(`$raw`.`$source.order` AS BIGINT) AS `$source.order`,
+      'orders' AS `$node`,
+      CAST(MAP(
+        'order_id',
+        `$raw`.`order_id`,
+        'line',
+        `$raw`.`line`,
+        'customer',
+        `$raw`.`customer`,
+        'amount',
+        `$raw`.`amount`,
+        'region',
+        `$raw`.`region`
+      ) AS MAP<STRING, STRING>) AS `$payload`
+    )
+  END AS `$dlq`
+FROM `orders.typed`;
+
+-- transform price: the CXL, one column per emit
+CREATE OR REPLACE TEMPORARY VIEW `price.eval` AS
+SELECT
+  *,
+  `order_id` AS `$out.order_id`,
+  `line` AS `$out.line`,
+  CASE WHEN `customer` IS NULL OR `customer` = '' THEN 'unknown' ELSE `customer` END AS `$out.customer`,
+  CXL_FLOAT_TO_INT(CXL_FLOAT_ROUND(`$shared.0` * CAST('100.0' AS DOUBLE), CAST(0 AS BIGINT))) AS `$out.cents`,
+  UPPER(`region`) AS `$out.region`
+FROM (
+  SELECT
+    *,
+    CXL_STRING_TO_FLOAT(`amount`) AS `$shared.0`
+  FROM `orders.carry`
+) AS `input`;
+
+-- transform price: each row's first failure ($err), in statement order
+CREATE OR REPLACE TEMPORARY VIEW `price.checked` AS
+SELECT
+  *,
+  TRUE AS `$keep`,
   CASE
     WHEN `$live`
     THEN CASE
-      WHEN COALESCE((
-        `customer` IS NULL OR `customer` = ''
-      ), FALSE)
-      THEN 'unknown'
-      ELSE `customer`
-    END
-  END AS `$out.customer`,
-  CASE
-    WHEN `$live`
-    THEN CXL_FLOAT_TO_INT(CXL_FLOAT_ROUND(`$shared.0` * CAST('100.0' AS DOUBLE), CAST(0 AS BIGINT)))
-  END AS `$out.cents`,
-  CASE WHEN `$live` THEN UPPER(`region`) END AS `$out.region`,
-  CASE WHEN `$live` THEN TRUE END AS `$keep`,
-  CASE
-    WHEN `$live`
-    THEN CASE
-      WHEN COALESCE(
-        (
-          NOT `amount` IS NULL AND (
-            NOT `amount` IS NULL AND `$shared.0` IS NULL
-          )
-        ),
-        FALSE
+      WHEN NOT `amount` IS NULL AND (
+        NOT `amount` IS NULL AND `$shared.0` IS NULL
       )
       THEN STRUCT(
         'type_coercion_failure' AS category,
@@ -377,15 +368,10 @@ SELECT
         CAST(NULL AS STRING) AS field,
         `amount` AS value
       )
-      WHEN COALESCE(
-        (
-          NOT CXL_FLOAT_ROUND(`$shared.0` * CAST('100.0' AS DOUBLE), CAST(0 AS BIGINT)) IS NULL
-          AND (
-            NOT CXL_FLOAT_ROUND(`$shared.0` * CAST('100.0' AS DOUBLE), CAST(0 AS BIGINT)) IS NULL
-            AND CXL_FLOAT_TO_INT(CXL_FLOAT_ROUND(`$shared.0` * CAST('100.0' AS DOUBLE), CAST(0 AS BIGINT))) IS NULL
-          )
-        ),
-        FALSE
+      WHEN NOT CXL_FLOAT_ROUND(`$shared.0` * CAST('100.0' AS DOUBLE), CAST(0 AS BIGINT)) IS NULL
+      AND (
+        NOT CXL_FLOAT_ROUND(`$shared.0` * CAST('100.0' AS DOUBLE), CAST(0 AS BIGINT)) IS NULL
+        AND CXL_FLOAT_TO_INT(CXL_FLOAT_ROUND(`$shared.0` * CAST('100.0' AS DOUBLE), CAST(0 AS BIGINT))) IS NULL
       )
       THEN STRUCT(
         'type_coercion_failure' AS category,
@@ -403,12 +389,7 @@ SELECT
       )
     END
   END AS `$err`
-FROM (
-  SELECT
-    *,
-    CXL_STRING_TO_FLOAT(`amount`) AS `$shared.0`
-  FROM `orders.carry`
-) AS `input`;
+FROM `price.eval`;
 
 -- transform price: every row, still live or not, with its DLQ entry (a fused chain, codegen/fusion.py)
 CREATE OR REPLACE TEMPORARY VIEW `price.carry` AS
@@ -457,7 +438,7 @@ SELECT
     )
     ELSE `$dlq`
   END AS `$dlq`
-FROM `price.eval`;
+FROM `price.checked`;
 
 -- checkpoint price.carry: chosen for speed, its errors and the branches of by_size each read it (the branch conditions are tested again, not the transform)
 -- the runner materializes price.carry as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once
@@ -542,24 +523,11 @@ WHERE
 -- route by_size (exclusive): conditions
 CREATE OR REPLACE TEMPORARY VIEW `by_size.eval` AS
 SELECT
-  `order_id`,
-  `line`,
-  `customer`,
-  `amount`,
-  `region`,
-  `cents`,
-  `$source.name`,
-  `$source.file`,
-  `$source.row`,
-  `$source.order`,
-  `$ck.order_id`,
-  COALESCE((
-    `cents` >= CAST(10000 AS BIGINT)
-  ), FALSE) AS `$when.big`,
+  *,
+  `cents` >= CAST(10000 AS BIGINT) AS `$when.big`,
   NOT COALESCE((
     `cents` >= CAST(10000 AS BIGINT)
-  ), FALSE) AS `$when.small`,
-  CAST(NULL AS STRUCT<category: STRING, detail: STRING, field: STRING, value: STRING>) AS `$err`
+  ), FALSE) AS `$when.small`
 FROM `price`;
 
 -- route by_size: branch big
@@ -578,7 +546,7 @@ SELECT
   `$ck.order_id`
 FROM `by_size.eval`
 WHERE
-  `$err` IS NULL AND `$when.big`;
+  `$when.big`;
 
 -- route by_size: branch small
 CREATE OR REPLACE TEMPORARY VIEW `by_size.small` AS
@@ -596,7 +564,7 @@ SELECT
   `$ck.order_id`
 FROM `by_size.eval`
 WHERE
-  `$err` IS NULL AND `$when.small`;
+  `$when.small`;
 
 -- route by_size: rows whose condition failed to evaluate
 CREATE OR REPLACE TEMPORARY VIEW `by_size.errors` AS
@@ -605,9 +573,9 @@ SELECT
   `$source.name` AS `_cxl_dlq_source_name`,
   CAST(`$source.row` AS BIGINT) AS `_cxl_dlq_source_row`,
   CAST(NULL AS STRING) AS `_cxl_dlq_triggering_field`,
-  `$err`.`value` AS `_cxl_dlq_triggering_value`,
-  `$err`.`category` AS `_cxl_dlq_error_category`,
-  `$err`.`detail` AS `_cxl_dlq_error_detail`,
+  CAST(NULL AS STRUCT<category: STRING, detail: STRING, field: STRING, value: STRING>).`value` AS `_cxl_dlq_triggering_value`,
+  CAST(NULL AS STRUCT<category: STRING, detail: STRING, field: STRING, value: STRING>).`category` AS `_cxl_dlq_error_category`,
+  CAST(NULL AS STRUCT<category: STRING, detail: STRING, field: STRING, value: STRING>).`detail` AS `_cxl_dlq_error_detail`,
   'route_eval' AS `_cxl_dlq_stage`,
   CAST(NULL AS STRING) AS `_cxl_dlq_route`,
   TRUE AS `_cxl_dlq_trigger`,

@@ -210,8 +210,8 @@ SELECT
   COALESCE(SUM(`$rows`), 0) AS `$rows`
 FROM `orders.offsets`;
 
--- source orders: every row typed, good or not, with its type-error entry (the first view of a fused chain, codegen/fusion.py)
-CREATE OR REPLACE TEMPORARY VIEW `orders.carry` AS
+-- source orders: every row typed
+CREATE OR REPLACE TEMPORARY VIEW `orders.typed` AS
 SELECT
   COALESCE(`order_id`, '') AS `order_id`,
   `$shared.0` AS `line`,
@@ -223,64 +223,16 @@ SELECT
   `$source.row`,
   `$source.order`,
   COALESCE(`order_id`, '') AS `$ck.order_id`,
-  NOT COALESCE((
-    `line` IS NULL OR `line` = '' OR `$shared.0` IS NULL
-  ), FALSE) AS `$live`,
-  CASE
-    WHEN COALESCE((
-      `line` IS NULL OR `line` = '' OR `$shared.0` IS NULL
-    ), FALSE)
-    THEN STRUCT(
-      `$source.file` AS `_cxl_dlq_source_file`,
-      `$source.name` AS `_cxl_dlq_source_name`,
-      CAST(`$source.row` AS BIGINT) AS `_cxl_dlq_source_row`,
-      CASE
-        WHEN COALESCE((
-          `line` IS NULL OR `line` = '' OR `$shared.0` IS NULL
-        ), FALSE)
-        THEN 'line'
-      END AS `_cxl_dlq_triggering_field`,
-      CASE
-        WHEN COALESCE((
-          `line` IS NULL OR `line` = '' OR `$shared.0` IS NULL
-        ), FALSE)
-        THEN COALESCE(`line`, '')
-      END AS `_cxl_dlq_triggering_value`,
-      'type_coercion_failure' AS `_cxl_dlq_error_category`,
-      CASE
-        WHEN COALESCE((
-          `line` IS NULL OR `line` = '' OR `$shared.0` IS NULL
-        ), FALSE)
-        THEN CONCAT(
-          '[E126] source="orders" file="',
-          `$source.file`,
-          '" row=',
-          CAST(`$source.row` AS STRING),
-          ' column=2 field="line" declared_type=Int: value "',
-          COALESCE(`line`, ''),
-          '" is not a valid Int'
-        )
-      END AS `_cxl_dlq_error_detail`,
-      'source' AS `_cxl_dlq_stage`,
-      CAST(NULL AS STRING) AS `_cxl_dlq_route`,
-      TRUE AS `_cxl_dlq_trigger`,
-      CAST(`$source.order` AS BIGINT) AS `$source.order`,
-      'orders' AS `$node`,
-      CAST(MAP('order_id', `order_id`, 'line', `line`, 'region', `region`, 'dept', `dept`, 'amount', `amount`) AS MAP<STRING, STRING>) AS `$payload`
-    )
-  END AS `$dlq`
+  STRUCT(*) AS `$raw`
 FROM (
   SELECT
     *,
-    CASE
-      WHEN COALESCE(`line` RLIKE '^[+-]?[0-9]+\\z', FALSE)
-      THEN TRY_CAST(`line` AS BIGINT)
-    END AS `$shared.0`
+    CASE WHEN `line` RLIKE '^[+-]?[0-9]+\\z' THEN TRY_CAST(`line` AS BIGINT) END AS `$shared.0`
   FROM `orders.rows`
 ) AS `input`;
 
--- transform parse: evaluate the CXL
-CREATE OR REPLACE TEMPORARY VIEW `parse.eval` AS
+-- source orders: every row, good or not, with its type-error entry (the first view of a fused chain, codegen/fusion.py)
+CREATE OR REPLACE TEMPORARY VIEW `orders.carry` AS
 SELECT
   `order_id`,
   `line`,
@@ -292,23 +244,85 @@ SELECT
   `$source.row`,
   `$source.order`,
   `$ck.order_id`,
-  `$live`,
-  `$dlq`,
-  CASE WHEN `$live` THEN `order_id` END AS `$out.order_id`,
-  CASE WHEN `$live` THEN `region` END AS `$out.region`,
-  CASE WHEN `$live` THEN `dept` END AS `$out.dept`,
-  CASE WHEN `$live` THEN `$shared.0` END AS `$out.amount`,
-  CASE WHEN `$live` THEN TRUE END AS `$keep`,
+  NOT COALESCE(
+    (
+      `$raw`.`line` IS NULL OR `$raw`.`line` = '' OR `$raw`.`$shared.0` IS NULL
+    ),
+    FALSE
+  ) AS `$live`,
+  CASE
+    WHEN `$raw`.`line` IS NULL OR `$raw`.`line` = '' OR `$raw`.`$shared.0` IS NULL
+    THEN STRUCT(
+      `$raw`.`$source.file` AS `_cxl_dlq_source_file`,
+      `$raw`.`$source.name` AS `_cxl_dlq_source_name`,
+      CAST(`$raw`.`$source.row` AS BIGINT) AS `_cxl_dlq_source_row`,
+      CASE
+        WHEN `$raw`.`line` IS NULL OR `$raw`.`line` = '' OR `$raw`.`$shared.0` IS NULL
+        THEN 'line'
+      END AS `_cxl_dlq_triggering_field`,
+      CASE
+        WHEN `$raw`.`line` IS NULL OR `$raw`.`line` = '' OR `$raw`.`$shared.0` IS NULL
+        THEN COALESCE(`$raw`.`line`, '')
+      END AS `_cxl_dlq_triggering_value`,
+      'type_coercion_failure' AS `_cxl_dlq_error_category`,
+      CASE
+        WHEN `$raw`.`line` IS NULL OR `$raw`.`line` = '' OR `$raw`.`$shared.0` IS NULL
+        THEN CONCAT(
+          '[E126] source="orders" file="',
+          `$raw`.`$source.file`,
+          '" row=',
+          CAST(`$raw`.`$source.row` AS STRING),
+          ' column=2 field="line" declared_type=Int: value "',
+          COALESCE(`$raw`.`line`, ''),
+          '" is not a valid Int'
+        )
+      END AS `_cxl_dlq_error_detail`,
+      'source' AS `_cxl_dlq_stage`,
+      CAST(NULL AS STRING) AS `_cxl_dlq_route`,
+      TRUE AS `_cxl_dlq_trigger`,
+      CAST(`$raw`.`$source.order` AS BIGINT) AS `$source.order`,
+      'orders' AS `$node`,
+      CAST(MAP(
+        'order_id',
+        `$raw`.`order_id`,
+        'line',
+        `$raw`.`line`,
+        'region',
+        `$raw`.`region`,
+        'dept',
+        `$raw`.`dept`,
+        'amount',
+        `$raw`.`amount`
+      ) AS MAP<STRING, STRING>) AS `$payload`
+    )
+  END AS `$dlq`
+FROM `orders.typed`;
+
+-- transform parse: the CXL, one column per emit
+CREATE OR REPLACE TEMPORARY VIEW `parse.eval` AS
+SELECT
+  *,
+  `order_id` AS `$out.order_id`,
+  `region` AS `$out.region`,
+  `dept` AS `$out.dept`,
+  `$shared.0` AS `$out.amount`
+FROM (
+  SELECT
+    *,
+    CXL_STRING_TO_INT(`amount`) AS `$shared.0`
+  FROM `orders.carry`
+) AS `input`;
+
+-- transform parse: each row's first failure ($err), in statement order
+CREATE OR REPLACE TEMPORARY VIEW `parse.checked` AS
+SELECT
+  *,
+  TRUE AS `$keep`,
   CASE
     WHEN `$live`
     THEN CASE
-      WHEN COALESCE(
-        (
-          NOT `amount` IS NULL AND (
-            NOT `amount` IS NULL AND `$shared.0` IS NULL
-          )
-        ),
-        FALSE
+      WHEN NOT `amount` IS NULL AND (
+        NOT `amount` IS NULL AND `$shared.0` IS NULL
       )
       THEN STRUCT(
         'type_coercion_failure' AS category,
@@ -324,12 +338,7 @@ SELECT
       )
     END
   END AS `$err`
-FROM (
-  SELECT
-    *,
-    CXL_STRING_TO_INT(`amount`) AS `$shared.0`
-  FROM `orders.carry`
-) AS `input`;
+FROM `parse.eval`;
 
 -- transform parse: every row, still live or not, with its DLQ entry (a fused chain, codegen/fusion.py)
 CREATE OR REPLACE TEMPORARY VIEW `parse.carry` AS
@@ -377,7 +386,7 @@ SELECT
     )
     ELSE `$dlq`
   END AS `$dlq`
-FROM `parse.eval`;
+FROM `parse.checked`;
 
 -- aggregate dept_totals: one pass over the fused chain before it (parse.carry): its failing rows, each a group of its own, and its good rows' groups as if nothing were retracted (codegen/one_pass.py)
 CREATE OR REPLACE TEMPORARY VIEW `dept_totals.spec` AS
@@ -512,16 +521,7 @@ WHERE
 -- aggregate dept_totals: retraction path (group_by omits correlation-key field(s) $ck.order_id); bindings BufferRequired, Reversible: per-row arguments
 CREATE OR REPLACE TEMPORARY VIEW `dept_totals.eval` AS
 SELECT
-  `order_id`,
-  `line`,
-  `region`,
-  `dept`,
-  `amount`,
-  `$source.name`,
-  `$source.file`,
-  `$source.row`,
-  `$source.order`,
-  `$ck.order_id`,
+  *,
   `amount` AS `$arg.0.0`,
   `amount` AS `$arg.1.0`,
   TRUE AS `$keep`,
@@ -743,15 +743,10 @@ SELECT
   CAST('-1' AS BIGINT) AS `$source.order`,
   CAST(`groups`.`$group.index` + 1 AS BIGINT) - CAST(1 AS BIGINT) AS `$ck.aggregate.dept_totals`,
   CASE
-    WHEN COALESCE(`$agg.0.overflow`, FALSE)
+    WHEN `$agg.0.overflow`
     THEN STRUCT(
       'aggregate_finalize' AS category,
-      CONCAT(
-        'row ',
-        CAST(`$source.row` AS STRING),
-        ': ',
-        'aggregate dept_totals.sum: integer overflow'
-      ) AS detail,
+      CONCAT('row ', CAST(`$source.row` AS STRING), ': ', 'aggregate dept_totals.sum: integer overflow') AS detail,
       CAST(NULL AS STRING) AS field,
       CAST(NULL AS STRING) AS value
     )
@@ -781,15 +776,10 @@ WHERE
 --   CAST('-1' AS BIGINT) AS `$source.order`,
 --   CAST(`groups`.`$group.index` + 1 AS BIGINT) - CAST(1 AS BIGINT) AS `$ck.aggregate.dept_totals`,
 --   CASE
---     WHEN COALESCE(`$agg.0.overflow`, FALSE)
+--     WHEN `$agg.0.overflow`
 --     THEN STRUCT(
 --       'aggregate_finalize' AS category,
---       CONCAT(
---         'row ',
---         CAST(`$source.row` AS STRING),
---         ': ',
---         'aggregate dept_totals.sum: integer overflow'
---       ) AS detail,
+--       CONCAT('row ', CAST(`$source.row` AS STRING), ': ', 'aggregate dept_totals.sum: integer overflow') AS detail,
 --       CAST(NULL AS STRING) AS field,
 --       CAST(NULL AS STRING) AS value
 --     )
@@ -891,28 +881,17 @@ LEFT JOIN (
   ON single.`$source.name` = input.`$source.name`
   AND single.`$source.row` = input.`$source.row`;
 
--- transform ranked: evaluate the CXL (window in buffer mode: partitions recomputed over surviving rows)
+-- transform ranked: the CXL, one column per emit (window in buffer mode: partitions recomputed over surviving rows)
 CREATE OR REPLACE TEMPORARY VIEW `ranked.eval` AS
 SELECT
-  `region`,
-  `dept`,
-  `total`,
-  `largest`,
-  `orders`,
-  `$source.name`,
-  `$source.file`,
-  `$source.row`,
-  `$source.order`,
-  `$ck.aggregate.dept_totals`,
+  *,
   `region` AS `$out.region`,
   `dept` AS `$out.dept`,
   `total` AS `$out.total`,
   `largest` AS `$out.largest`,
   `orders` AS `$out.orders`,
   CASE
-    WHEN COALESCE((
-      `region` IS NULL OR `$retracted` IS NULL
-    ), FALSE)
+    WHEN `region` IS NULL OR `$retracted` IS NULL
     THEN CAST(NULL AS BIGINT)
     ELSE CAST(ROW_NUMBER() OVER (
       PARTITION BY `region`, `$retracted`
@@ -920,20 +899,25 @@ SELECT
     ) AS BIGINT)
   END AS `$out.rank`,
   CASE
-    WHEN COALESCE((
-      `region` IS NULL OR `$retracted` IS NULL
-    ), FALSE)
+    WHEN `region` IS NULL OR `$retracted` IS NULL
     THEN CAST(NULL AS DOUBLE)
     ELSE CAST(SUM(CAST(`total` AS DOUBLE)) OVER (PARTITION BY `region`, `$retracted`) AS DOUBLE)
-  END AS `$out.region_total`,
+  END AS `$out.region_total`
+FROM `ranked.input`;
+
+-- checkpoint ranked.eval: chosen for speed, a segment boundary: each retraction pass plans the views after it over this copy
+-- the runner materializes ranked.eval as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once
+
+-- transform ranked: each row's first failure ($err), in statement order
+CREATE OR REPLACE TEMPORARY VIEW `ranked.checked` AS
+SELECT
+  *,
   TRUE AS `$keep`,
   CASE
     WHEN `$retracted`
     THEN CAST(NULL AS STRUCT<category: STRING, detail: STRING, field: STRING, value: STRING>)
     ELSE CASE
-      WHEN COALESCE((
-        `region` IS NULL OR `$retracted` IS NULL
-      ), FALSE)
+      WHEN `region` IS NULL OR `$retracted` IS NULL
       THEN STRUCT(
         'type_coercion_failure' AS category,
         CONCAT(
@@ -948,11 +932,7 @@ SELECT
       )
     END
   END AS `$err`
-FROM `ranked.input`;
-
--- checkpoint ranked.eval: chosen for speed, a segment boundary: each retraction pass plans the views after it over this copy
--- the runner materializes ranked.eval as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once
--- it counts the rows of ranked.errors as it writes them: none, and the runner defines those as empty
+FROM `ranked.eval`;
 
 -- transform ranked: good rows
 CREATE OR REPLACE TEMPORARY VIEW `ranked` AS
@@ -969,7 +949,7 @@ SELECT
   `$source.row`,
   `$source.order`,
   `$ck.aggregate.dept_totals`
-FROM `ranked.eval`
+FROM `ranked.checked`
 WHERE
   `$err` IS NULL AND `$keep`;
 
@@ -993,7 +973,7 @@ SELECT
   CAST(`largest` AS STRING) AS `largest`,
   CAST(`orders` AS STRING) AS `orders`,
   CAST(`$ck.aggregate.dept_totals` AS STRING) AS `$ck.aggregate.dept_totals`
-FROM `ranked.eval`
+FROM `ranked.checked`
 WHERE
   NOT `$err` IS NULL;
 

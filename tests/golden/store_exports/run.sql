@@ -215,8 +215,8 @@ SELECT
   COALESCE(SUM(`$rows`), 0) AS `$rows`
 FROM `sales.offsets`;
 
--- source sales: every row typed, good or not, with its type-error entry (the first view of a fused chain, codegen/fusion.py)
-CREATE OR REPLACE TEMPORARY VIEW `sales.carry` AS
+-- source sales: every row typed
+CREATE OR REPLACE TEMPORARY VIEW `sales.typed` AS
 SELECT
   COALESCE(`sale_id`, '') AS `sale_id`,
   COALESCE(`sku`, '') AS `sku`,
@@ -226,64 +226,16 @@ SELECT
   `$source.file`,
   `$source.row`,
   `$source.order`,
-  NOT COALESCE((
-    `qty` IS NULL OR `qty` = '' OR `$shared.0` IS NULL
-  ), FALSE) AS `$live`,
-  CASE
-    WHEN COALESCE((
-      `qty` IS NULL OR `qty` = '' OR `$shared.0` IS NULL
-    ), FALSE)
-    THEN STRUCT(
-      `$source.file` AS `_cxl_dlq_source_file`,
-      `$source.name` AS `_cxl_dlq_source_name`,
-      CAST(`$source.row` AS BIGINT) AS `_cxl_dlq_source_row`,
-      CASE
-        WHEN COALESCE((
-          `qty` IS NULL OR `qty` = '' OR `$shared.0` IS NULL
-        ), FALSE)
-        THEN 'qty'
-      END AS `_cxl_dlq_triggering_field`,
-      CASE
-        WHEN COALESCE((
-          `qty` IS NULL OR `qty` = '' OR `$shared.0` IS NULL
-        ), FALSE)
-        THEN COALESCE(`qty`, '')
-      END AS `_cxl_dlq_triggering_value`,
-      'type_coercion_failure' AS `_cxl_dlq_error_category`,
-      CASE
-        WHEN COALESCE((
-          `qty` IS NULL OR `qty` = '' OR `$shared.0` IS NULL
-        ), FALSE)
-        THEN CONCAT(
-          '[E126] source="sales" file="',
-          `$source.file`,
-          '" row=',
-          CAST(`$source.row` AS STRING),
-          ' column=3 field="qty" declared_type=Int: value "',
-          COALESCE(`qty`, ''),
-          '" is not a valid Int'
-        )
-      END AS `_cxl_dlq_error_detail`,
-      'source' AS `_cxl_dlq_stage`,
-      CAST(NULL AS STRING) AS `_cxl_dlq_route`,
-      TRUE AS `_cxl_dlq_trigger`,
-      CAST(`$source.order` AS BIGINT) AS `$source.order`,
-      'sales' AS `$node`,
-      CAST(MAP('sale_id', `sale_id`, 'sku', `sku`, 'qty', `qty`, 'unit_price', `unit_price`) AS MAP<STRING, STRING>) AS `$payload`
-    )
-  END AS `$dlq`
+  STRUCT(*) AS `$raw`
 FROM (
   SELECT
     *,
-    CASE
-      WHEN COALESCE(`qty` RLIKE '^[+-]?[0-9]+\\z', FALSE)
-      THEN TRY_CAST(`qty` AS BIGINT)
-    END AS `$shared.0`
+    CASE WHEN `qty` RLIKE '^[+-]?[0-9]+\\z' THEN TRY_CAST(`qty` AS BIGINT) END AS `$shared.0`
   FROM `sales.rows`
 ) AS `input`;
 
--- transform priced: evaluate the CXL
-CREATE OR REPLACE TEMPORARY VIEW `priced.eval` AS
+-- source sales: every row, good or not, with its type-error entry (the first view of a fused chain, codegen/fusion.py)
+CREATE OR REPLACE TEMPORARY VIEW `sales.carry` AS
 SELECT
   `sale_id`,
   `sku`,
@@ -293,21 +245,81 @@ SELECT
   `$source.file`,
   `$source.row`,
   `$source.order`,
-  `$live`,
-  `$dlq`,
-  CASE WHEN `$live` THEN `$shared.0` * CAST(`qty` AS DOUBLE) END AS `$out.total`,
-  CASE WHEN `$live` THEN TRUE END AS `$keep`,
+  NOT COALESCE(
+    (
+      `$raw`.`qty` IS NULL OR `$raw`.`qty` = '' OR `$raw`.`$shared.0` IS NULL
+    ),
+    FALSE
+  ) AS `$live`,
+  CASE
+    WHEN `$raw`.`qty` IS NULL OR `$raw`.`qty` = '' OR `$raw`.`$shared.0` IS NULL
+    THEN STRUCT(
+      `$raw`.`$source.file` AS `_cxl_dlq_source_file`,
+      `$raw`.`$source.name` AS `_cxl_dlq_source_name`,
+      CAST(`$raw`.`$source.row` AS BIGINT) AS `_cxl_dlq_source_row`,
+      CASE
+        WHEN `$raw`.`qty` IS NULL OR `$raw`.`qty` = '' OR `$raw`.`$shared.0` IS NULL
+        THEN 'qty'
+      END AS `_cxl_dlq_triggering_field`,
+      CASE
+        WHEN `$raw`.`qty` IS NULL OR `$raw`.`qty` = '' OR `$raw`.`$shared.0` IS NULL
+        THEN COALESCE(`$raw`.`qty`, '')
+      END AS `_cxl_dlq_triggering_value`,
+      'type_coercion_failure' AS `_cxl_dlq_error_category`,
+      CASE
+        WHEN `$raw`.`qty` IS NULL OR `$raw`.`qty` = '' OR `$raw`.`$shared.0` IS NULL
+        THEN CONCAT(
+          '[E126] source="sales" file="',
+          `$raw`.`$source.file`,
+          '" row=',
+          CAST(`$raw`.`$source.row` AS STRING),
+          ' column=3 field="qty" declared_type=Int: value "',
+          COALESCE(`$raw`.`qty`, ''),
+          '" is not a valid Int'
+        )
+      END AS `_cxl_dlq_error_detail`,
+      'source' AS `_cxl_dlq_stage`,
+      CAST(NULL AS STRING) AS `_cxl_dlq_route`,
+      TRUE AS `_cxl_dlq_trigger`,
+      CAST(`$raw`.`$source.order` AS BIGINT) AS `$source.order`,
+      'sales' AS `$node`,
+      CAST(MAP(
+        'sale_id',
+        `$raw`.`sale_id`,
+        'sku',
+        `$raw`.`sku`,
+        'qty',
+        `$raw`.`qty`,
+        'unit_price',
+        `$raw`.`unit_price`
+      ) AS MAP<STRING, STRING>) AS `$payload`
+    )
+  END AS `$dlq`
+FROM `sales.typed`;
+
+-- transform priced: the CXL, one column per emit
+CREATE OR REPLACE TEMPORARY VIEW `priced.eval` AS
+SELECT
+  *,
+  `$shared.0` * CAST(`qty` AS DOUBLE) AS `$out.total`
+FROM (
+  SELECT
+    *,
+    CXL_STRING_TO_FLOAT(`unit_price`) AS `$shared.0`
+  FROM `sales.carry`
+) AS `input`;
+
+-- transform priced: each row's first failure ($err), in statement order
+CREATE OR REPLACE TEMPORARY VIEW `priced.checked` AS
+SELECT
+  *,
+  TRUE AS `$keep`,
   CASE
     WHEN `$live`
     THEN CASE
-      WHEN COALESCE(
-        (
-          NOT `unit_price` IS NULL
-          AND (
-            NOT `unit_price` IS NULL AND `$shared.0` IS NULL
-          )
-        ),
-        FALSE
+      WHEN NOT `unit_price` IS NULL
+      AND (
+        NOT `unit_price` IS NULL AND `$shared.0` IS NULL
       )
       THEN STRUCT(
         'type_coercion_failure' AS category,
@@ -322,12 +334,7 @@ SELECT
       )
     END
   END AS `$err`
-FROM (
-  SELECT
-    *,
-    CXL_STRING_TO_FLOAT(`unit_price`) AS `$shared.0`
-  FROM `sales.carry`
-) AS `input`;
+FROM `priced.eval`;
 
 -- transform priced: every row, still live or not, with its DLQ entry (a fused chain, codegen/fusion.py)
 CREATE OR REPLACE TEMPORARY VIEW `priced.carry` AS
@@ -361,7 +368,7 @@ SELECT
     )
     ELSE `$dlq`
   END AS `$dlq`
-FROM `priced.eval`;
+FROM `priced.checked`;
 
 -- transform priced: the rows of the fused chain sales -> priced that failed
 CREATE OR REPLACE TEMPORARY VIEW `priced.failed` AS

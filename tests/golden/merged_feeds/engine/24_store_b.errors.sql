@@ -5,393 +5,299 @@ SELECT
   `$source.name` AS `_cxl_dlq_source_name`,
   CAST(`$source.row` AS BIGINT) AS `_cxl_dlq_source_row`,
   CASE
-    WHEN COALESCE(
-      (
-        `price` IS NULL
-        OR `price` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`price` AS DOUBLE))
-                OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
-          )
-          THEN TRY_CAST(`price` AS DOUBLE)
-        END IS NULL
-      ),
-      FALSE
-    )
+    WHEN `price` IS NULL
+    OR `price` = ''
+    OR CASE
+      WHEN `price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`price` AS DOUBLE))
+        OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`price` AS DOUBLE)
+    END IS NULL
     THEN 'price'
-    WHEN COALESCE(
-      (
-        `cost` IS NULL
-        OR `cost` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`cost` AS DOUBLE))
-                OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
-          )
-          THEN TRY_CAST(`cost` AS DOUBLE)
-        END IS NULL
-      ),
-      FALSE
-    )
+    WHEN `cost` IS NULL
+    OR `cost` = ''
+    OR CASE
+      WHEN `cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`cost` AS DOUBLE))
+        OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`cost` AS DOUBLE)
+    END IS NULL
     THEN 'cost'
-    WHEN COALESCE(
-      (
-        `updated` IS NULL
-        OR `updated` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(
-                `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                FALSE
-              )
-              AND (
-                UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                OR (
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(24 AS BIGINT)
-                  AND TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(60 AS BIGINT)
-                )
-              )
-            ),
-            FALSE
+    WHEN `updated` IS NULL
+    OR `updated` = ''
+    OR CASE
+      WHEN `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+      AND (
+        UPPER(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(4 AS BIGINT)
           )
-          THEN DATE_ADD(
-            SECOND,
-            -(
-              CASE
-                WHEN UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                THEN CAST(0 AS BIGINT)
-                WHEN SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(1 AS BIGINT),
-                  CAST(1 AS BIGINT)
-                ) = '-'
-                THEN -(
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) * CAST(60 AS BIGINT)
-                )
-                ELSE TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(2 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(5 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(60 AS BIGINT)
-              END
+        ) = 'Z'
+        OR (
+          TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
             ),
-            TRY_CAST(CONCAT(
-              REGEXP_EXTRACT(
-                `updated`,
-                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
-              ),
-              'T',
+            CAST(2 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(24 AS BIGINT)
+          AND TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
+            ),
+            CAST(5 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(60 AS BIGINT)
+        )
+      )
+      THEN DATE_ADD(
+        SECOND,
+        -(
+          CASE
+            WHEN UPPER(
               REGEXP_EXTRACT(
                 `updated`,
                 '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                CAST(2 AS BIGINT)
+                CAST(4 AS BIGINT)
               )
-            ) AS TIMESTAMP_NTZ)
-          )
-          ELSE CASE
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
+            ) = 'Z'
+            THEN CAST(0 AS BIGINT)
+            WHEN SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(1 AS BIGINT),
+              CAST(1 AS BIGINT)
+            ) = '-'
+            THEN -(
+              TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(2 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(5 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) * CAST(60 AS BIGINT)
             )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(`updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z', FALSE)
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+            ELSE TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(2 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(5 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(60 AS BIGINT)
           END
-        END IS NULL
-      ),
-      FALSE
-    )
+        ),
+        TRY_CAST(CONCAT(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+          ),
+          'T',
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(2 AS BIGINT)
+          )
+        ) AS TIMESTAMP_NTZ)
+      )
+      ELSE CASE
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+      END
+    END IS NULL
     THEN 'updated'
   END AS `_cxl_dlq_triggering_field`,
   CASE
-    WHEN COALESCE(
-      (
-        `price` IS NULL
-        OR `price` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`price` AS DOUBLE))
-                OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
-          )
-          THEN TRY_CAST(`price` AS DOUBLE)
-        END IS NULL
-      ),
-      FALSE
-    )
+    WHEN `price` IS NULL
+    OR `price` = ''
+    OR CASE
+      WHEN `price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`price` AS DOUBLE))
+        OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`price` AS DOUBLE)
+    END IS NULL
     THEN COALESCE(`price`, '')
-    WHEN COALESCE(
-      (
-        `cost` IS NULL
-        OR `cost` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`cost` AS DOUBLE))
-                OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
-          )
-          THEN TRY_CAST(`cost` AS DOUBLE)
-        END IS NULL
-      ),
-      FALSE
-    )
+    WHEN `cost` IS NULL
+    OR `cost` = ''
+    OR CASE
+      WHEN `cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`cost` AS DOUBLE))
+        OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`cost` AS DOUBLE)
+    END IS NULL
     THEN COALESCE(`cost`, '')
-    WHEN COALESCE(
-      (
-        `updated` IS NULL
-        OR `updated` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(
-                `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                FALSE
-              )
-              AND (
-                UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                OR (
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(24 AS BIGINT)
-                  AND TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(60 AS BIGINT)
-                )
-              )
-            ),
-            FALSE
+    WHEN `updated` IS NULL
+    OR `updated` = ''
+    OR CASE
+      WHEN `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+      AND (
+        UPPER(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(4 AS BIGINT)
           )
-          THEN DATE_ADD(
-            SECOND,
-            -(
-              CASE
-                WHEN UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                THEN CAST(0 AS BIGINT)
-                WHEN SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(1 AS BIGINT),
-                  CAST(1 AS BIGINT)
-                ) = '-'
-                THEN -(
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) * CAST(60 AS BIGINT)
-                )
-                ELSE TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(2 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(5 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(60 AS BIGINT)
-              END
+        ) = 'Z'
+        OR (
+          TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
             ),
-            TRY_CAST(CONCAT(
-              REGEXP_EXTRACT(
-                `updated`,
-                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
-              ),
-              'T',
+            CAST(2 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(24 AS BIGINT)
+          AND TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
+            ),
+            CAST(5 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(60 AS BIGINT)
+        )
+      )
+      THEN DATE_ADD(
+        SECOND,
+        -(
+          CASE
+            WHEN UPPER(
               REGEXP_EXTRACT(
                 `updated`,
                 '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                CAST(2 AS BIGINT)
+                CAST(4 AS BIGINT)
               )
-            ) AS TIMESTAMP_NTZ)
-          )
-          ELSE CASE
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
+            ) = 'Z'
+            THEN CAST(0 AS BIGINT)
+            WHEN SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(1 AS BIGINT),
+              CAST(1 AS BIGINT)
+            ) = '-'
+            THEN -(
+              TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(2 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(5 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) * CAST(60 AS BIGINT)
             )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(`updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z', FALSE)
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+            ELSE TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(2 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(5 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(60 AS BIGINT)
           END
-        END IS NULL
-      ),
-      FALSE
-    )
+        ),
+        TRY_CAST(CONCAT(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+          ),
+          'T',
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(2 AS BIGINT)
+          )
+        ) AS TIMESTAMP_NTZ)
+      )
+      ELSE CASE
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+      END
+    END IS NULL
     THEN COALESCE(`updated`, '')
   END AS `_cxl_dlq_triggering_value`,
   'type_coercion_failure' AS `_cxl_dlq_error_category`,
   CASE
-    WHEN COALESCE(
-      (
-        `price` IS NULL
-        OR `price` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`price` AS DOUBLE))
-                OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
-          )
-          THEN TRY_CAST(`price` AS DOUBLE)
-        END IS NULL
-      ),
-      FALSE
-    )
+    WHEN `price` IS NULL
+    OR `price` = ''
+    OR CASE
+      WHEN `price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`price` AS DOUBLE))
+        OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`price` AS DOUBLE)
+    END IS NULL
     THEN CONCAT(
       '[E126] source="store_b" file="',
       `$source.file`,
@@ -401,26 +307,16 @@ SELECT
       COALESCE(`price`, ''),
       '" is not a valid Float'
     )
-    WHEN COALESCE(
-      (
-        `cost` IS NULL
-        OR `cost` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`cost` AS DOUBLE))
-                OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
-          )
-          THEN TRY_CAST(`cost` AS DOUBLE)
-        END IS NULL
-      ),
-      FALSE
-    )
+    WHEN `cost` IS NULL
+    OR `cost` = ''
+    OR CASE
+      WHEN `cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`cost` AS DOUBLE))
+        OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`cost` AS DOUBLE)
+    END IS NULL
     THEN CONCAT(
       '[E126] source="store_b" file="',
       `$source.file`,
@@ -430,144 +326,122 @@ SELECT
       COALESCE(`cost`, ''),
       '" is not a valid Float'
     )
-    WHEN COALESCE(
-      (
-        `updated` IS NULL
-        OR `updated` = ''
-        OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(
-                `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                FALSE
-              )
-              AND (
-                UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                OR (
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(24 AS BIGINT)
-                  AND TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(60 AS BIGINT)
-                )
-              )
-            ),
-            FALSE
+    WHEN `updated` IS NULL
+    OR `updated` = ''
+    OR CASE
+      WHEN `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+      AND (
+        UPPER(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(4 AS BIGINT)
           )
-          THEN DATE_ADD(
-            SECOND,
-            -(
-              CASE
-                WHEN UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                THEN CAST(0 AS BIGINT)
-                WHEN SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(1 AS BIGINT),
-                  CAST(1 AS BIGINT)
-                ) = '-'
-                THEN -(
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) * CAST(60 AS BIGINT)
-                )
-                ELSE TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(2 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(5 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(60 AS BIGINT)
-              END
+        ) = 'Z'
+        OR (
+          TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
             ),
-            TRY_CAST(CONCAT(
-              REGEXP_EXTRACT(
-                `updated`,
-                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
-              ),
-              'T',
+            CAST(2 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(24 AS BIGINT)
+          AND TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
+            ),
+            CAST(5 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(60 AS BIGINT)
+        )
+      )
+      THEN DATE_ADD(
+        SECOND,
+        -(
+          CASE
+            WHEN UPPER(
               REGEXP_EXTRACT(
                 `updated`,
                 '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                CAST(2 AS BIGINT)
+                CAST(4 AS BIGINT)
               )
-            ) AS TIMESTAMP_NTZ)
-          )
-          ELSE CASE
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
+            ) = 'Z'
+            THEN CAST(0 AS BIGINT)
+            WHEN SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(1 AS BIGINT),
+              CAST(1 AS BIGINT)
+            ) = '-'
+            THEN -(
+              TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(2 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(5 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) * CAST(60 AS BIGINT)
             )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(`updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z', FALSE)
-            THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+            ELSE TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(2 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(5 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(60 AS BIGINT)
           END
-        END IS NULL
-      ),
-      FALSE
-    )
+        ),
+        TRY_CAST(CONCAT(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+          ),
+          'T',
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(2 AS BIGINT)
+          )
+        ) AS TIMESTAMP_NTZ)
+      )
+      ELSE CASE
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+      END
+    END IS NULL
     THEN CONCAT(
       '[E126] source="store_b" file="',
       `$source.file`,
@@ -588,130 +462,87 @@ SELECT
   `updated`
 FROM `store_b.rows`
 WHERE
-  COALESCE(
-    (
-      `price` IS NULL
-      OR `price` = ''
-      OR CASE
-        WHEN COALESCE(
-          (
-            COALESCE(`price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-            AND NOT (
-              ISNAN(TRY_CAST(`price` AS DOUBLE))
-              OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-            )
-          ),
-          FALSE
-        )
-        THEN TRY_CAST(`price` AS DOUBLE)
-      END IS NULL
-    ),
-    FALSE
+  (
+    `price` IS NULL
+    OR `price` = ''
+    OR CASE
+      WHEN `price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`price` AS DOUBLE))
+        OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`price` AS DOUBLE)
+    END IS NULL
   )
-  OR COALESCE(
-    (
-      `cost` IS NULL
-      OR `cost` = ''
-      OR CASE
-        WHEN COALESCE(
-          (
-            COALESCE(`cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-            AND NOT (
-              ISNAN(TRY_CAST(`cost` AS DOUBLE))
-              OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-            )
-          ),
-          FALSE
-        )
-        THEN TRY_CAST(`cost` AS DOUBLE)
-      END IS NULL
-    ),
-    FALSE
+  OR (
+    `cost` IS NULL
+    OR `cost` = ''
+    OR CASE
+      WHEN `cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+      AND NOT (
+        ISNAN(TRY_CAST(`cost` AS DOUBLE))
+        OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
+      )
+      THEN TRY_CAST(`cost` AS DOUBLE)
+    END IS NULL
   )
-  OR COALESCE(
-    (
-      `updated` IS NULL
-      OR `updated` = ''
-      OR CASE
-        WHEN COALESCE(
-          (
-            COALESCE(
-              `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-              FALSE
-            )
-            AND (
-              UPPER(
-                REGEXP_EXTRACT(
-                  `updated`,
-                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                  CAST(4 AS BIGINT)
-                )
-              ) = 'Z'
-              OR (
-                TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(2 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) < CAST(24 AS BIGINT)
-                AND TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(5 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) < CAST(60 AS BIGINT)
-              )
-            )
-          ),
-          FALSE
+  OR (
+    `updated` IS NULL
+    OR `updated` = ''
+    OR CASE
+      WHEN `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+      AND (
+        UPPER(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(4 AS BIGINT)
+          )
+        ) = 'Z'
+        OR (
+          TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
+            ),
+            CAST(2 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(24 AS BIGINT)
+          AND TRY_CAST(SUBSTRING(
+            REGEXP_EXTRACT(
+              `updated`,
+              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+              CAST(4 AS BIGINT)
+            ),
+            CAST(5 AS BIGINT),
+            CAST(2 AS BIGINT)
+          ) AS INT) < CAST(60 AS BIGINT)
         )
-        THEN DATE_ADD(
-          SECOND,
-          -(
-            CASE
-              WHEN UPPER(
-                REGEXP_EXTRACT(
-                  `updated`,
-                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                  CAST(4 AS BIGINT)
-                )
-              ) = 'Z'
-              THEN CAST(0 AS BIGINT)
-              WHEN SUBSTRING(
-                REGEXP_EXTRACT(
-                  `updated`,
-                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                  CAST(4 AS BIGINT)
-                ),
-                CAST(1 AS BIGINT),
-                CAST(1 AS BIGINT)
-              ) = '-'
-              THEN -(
-                TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(2 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  ),
-                  CAST(5 AS BIGINT),
-                  CAST(2 AS BIGINT)
-                ) AS INT) * CAST(60 AS BIGINT)
+      )
+      THEN DATE_ADD(
+        SECOND,
+        -(
+          CASE
+            WHEN UPPER(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
               )
-              ELSE TRY_CAST(SUBSTRING(
+            ) = 'Z'
+            THEN CAST(0 AS BIGINT)
+            WHEN SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(1 AS BIGINT),
+              CAST(1 AS BIGINT)
+            ) = '-'
+            THEN -(
+              TRY_CAST(SUBSTRING(
                 REGEXP_EXTRACT(
                   `updated`,
                   '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
@@ -728,41 +559,48 @@ WHERE
                 CAST(5 AS BIGINT),
                 CAST(2 AS BIGINT)
               ) AS INT) * CAST(60 AS BIGINT)
-            END
-          ),
-          TRY_CAST(CONCAT(
-            REGEXP_EXTRACT(
-              `updated`,
-              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
-            ),
-            'T',
-            REGEXP_EXTRACT(
-              `updated`,
-              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-              CAST(2 AS BIGINT)
             )
-          ) AS TIMESTAMP_NTZ)
-        )
-        ELSE CASE
-          WHEN COALESCE(
-            `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-            FALSE
+            ELSE TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(2 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(3600 AS BIGINT) + TRY_CAST(SUBSTRING(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
+              ),
+              CAST(5 AS BIGINT),
+              CAST(2 AS BIGINT)
+            ) AS INT) * CAST(60 AS BIGINT)
+          END
+        ),
+        TRY_CAST(CONCAT(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+          ),
+          'T',
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(2 AS BIGINT)
           )
-          THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
-          WHEN COALESCE(
-            `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-            FALSE
-          )
-          THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
-          WHEN COALESCE(
-            `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-            FALSE
-          )
-          THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
-          WHEN COALESCE(`updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z', FALSE)
-          THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
-        END
-      END IS NULL
-    ),
-    FALSE
+        ) AS TIMESTAMP_NTZ)
+      )
+      ELSE CASE
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
+        WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z'
+        THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
+      END
+    END IS NULL
   );

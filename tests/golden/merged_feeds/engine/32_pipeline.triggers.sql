@@ -1,2 +1,73 @@
--- checkpoint $pipeline.triggers
--- the runner materializes $pipeline.triggers as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once
+-- DLQ triggers: every node's error view
+CREATE OR REPLACE TEMPORARY VIEW `$pipeline.triggers` AS
+SELECT
+  `_cxl_dlq_source_file`,
+  `_cxl_dlq_source_name`,
+  `_cxl_dlq_source_row`,
+  `_cxl_dlq_triggering_field`,
+  `_cxl_dlq_triggering_value`,
+  `_cxl_dlq_error_category`,
+  `_cxl_dlq_error_detail`,
+  `_cxl_dlq_stage`,
+  `_cxl_dlq_route`,
+  `_cxl_dlq_trigger`,
+  `$source.order`,
+  CAST(0 AS BIGINT) AS `$layout`,
+  CAST(NULL AS STRING) AS `$ck.sku`,
+  `cost`,
+  CAST(NULL AS STRING) AS `flag`,
+  CAST(NULL AS STRING) AS `margin_pct`,
+  `price`,
+  `sku`,
+  CAST(NULL AS STRING) AS `store`,
+  `updated`,
+  CAST(NULL AS STRING) AS `updated_day`
+FROM `store_a.errors`
+UNION ALL
+SELECT
+  `_cxl_dlq_source_file`,
+  `_cxl_dlq_source_name`,
+  `_cxl_dlq_source_row`,
+  `_cxl_dlq_triggering_field`,
+  `_cxl_dlq_triggering_value`,
+  `_cxl_dlq_error_category`,
+  `_cxl_dlq_error_detail`,
+  `_cxl_dlq_stage`,
+  `_cxl_dlq_route`,
+  `_cxl_dlq_trigger`,
+  `$source.order`,
+  CAST(0 AS BIGINT) AS `$layout`,
+  CAST(NULL AS STRING) AS `$ck.sku`,
+  `cost`,
+  CAST(NULL AS STRING) AS `flag`,
+  CAST(NULL AS STRING) AS `margin_pct`,
+  `price`,
+  `sku`,
+  CAST(NULL AS STRING) AS `store`,
+  `updated`,
+  CAST(NULL AS STRING) AS `updated_day`
+FROM `store_b.errors`
+UNION ALL
+SELECT
+  `_cxl_dlq_source_file`,
+  `_cxl_dlq_source_name`,
+  `_cxl_dlq_source_row`,
+  `_cxl_dlq_triggering_field`,
+  `_cxl_dlq_triggering_value`,
+  `_cxl_dlq_error_category`,
+  `_cxl_dlq_error_detail`,
+  `_cxl_dlq_stage`,
+  `_cxl_dlq_route`,
+  `_cxl_dlq_trigger`,
+  `$source.order`,
+  CAST(1 AS BIGINT) AS `$layout`,
+  `$ck.sku`,
+  `cost`,
+  CAST(NULL AS STRING) AS `flag`,
+  CAST(NULL AS STRING) AS `margin_pct`,
+  `price`,
+  `sku`,
+  CAST(NULL AS STRING) AS `store`,
+  `updated`,
+  CAST(NULL AS STRING) AS `updated_day`
+FROM `margins.errors`;

@@ -1,2 +1,11 @@
--- checkpoint $pipeline.ck_big: chosen for speed, the group sizes are counted once for every commit and the collateral entries
--- the runner materializes $pipeline.ck_big as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once
+-- correlation: the keys of the groups over max_group_buffer (100000)
+CREATE OR REPLACE TEMPORARY VIEW `$pipeline.ck_big` AS
+SELECT
+  `$ck.sku`
+FROM `$pipeline.ck_members`
+WHERE
+  NOT `$ck.sku` IS NULL
+GROUP BY
+  `$ck.sku`
+HAVING
+  COUNT(*) > 100000;

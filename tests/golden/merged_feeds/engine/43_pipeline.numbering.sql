@@ -1,2 +1,19 @@
--- checkpoint $pipeline.numbering: chosen for speed, one pass over the files, made only when the DLQ has entries; a local run keeps its rows (one per file) in the driver: the DLQ's readers join them with no job; a local run that counted the rows of each file while writing them (up to 8 files a source) makes no pass
--- the runner materializes $pipeline.numbering as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once
+-- where each file's rows start: turns the positions in $source.row into row numbers for the DLQ (codegen/numbering.py)
+CREATE OR REPLACE TEMPORARY VIEW `$pipeline.numbering` AS
+SELECT
+  CAST(0 AS BIGINT) AS `$source.order`,
+  f.`$rank`,
+  o.`$first`,
+  o.`$before`
+FROM `store_a.files` AS f
+JOIN `store_a.offsets` AS o
+  ON f.`$file` = o.`$file`
+UNION ALL
+SELECT
+  CAST(1 AS BIGINT) AS `$source.order`,
+  f.`$rank`,
+  o.`$first`,
+  o.`$before`
+FROM `store_b.files` AS f
+JOIN `store_b.offsets` AS o
+  ON f.`$file` = o.`$file`;

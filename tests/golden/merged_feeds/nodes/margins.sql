@@ -7,30 +7,16 @@
 --   unchanged from feeds: sku, price, cost, updated, $ck.sku
 
 -- step 26
--- transform margins: evaluate the CXL
+-- transform margins: the CXL, one column per emit
 CREATE OR REPLACE TEMPORARY VIEW `margins.eval` AS
 SELECT
-  `sku`,
-  `price`,
-  `cost`,
-  `updated`,
-  `$source.name`,
-  `$source.file`,
-  `$source.row`,
-  `$source.order`,
-  `$ck.sku`,
+  *,
   `$source.name` AS `$out.store`,
   CXL_FLOAT_ROUND(
-    CASE
-      WHEN COALESCE((
-        `cost` = CAST('0.0' AS DOUBLE)
-      ), FALSE)
-      THEN NULL
-      ELSE (
-        `price` - `cost`
-      ) / `cost`
-    END * CAST('100.0' AS DOUBLE),
-    COALESCE(CAST(1 AS BIGINT), CAST(0 AS BIGINT))
+    CASE WHEN `cost` = CAST('0.0' AS DOUBLE) THEN NULL ELSE (
+      `price` - `cost`
+    ) / `cost` END * CAST('100.0' AS DOUBLE),
+    CAST(1 AS BIGINT)
   ) AS `$out.margin_pct`,
   CASE
     WHEN NOT `updated` IS NULL
@@ -55,44 +41,12 @@ SELECT
     )
   END AS `$out.updated_day`,
   CASE
-    WHEN COALESCE(
-      CASE
-        WHEN COALESCE((
-          ISNAN(`price`) OR ISNAN(`cost`)
-        ), FALSE)
-        THEN FALSE
-        ELSE `price` < `cost`
-      END,
-      FALSE
-    )
+    WHEN CASE WHEN ISNAN(`price`) OR ISNAN(`cost`) THEN FALSE ELSE `price` < `cost` END
     THEN 'loss'
     ELSE CASE
-      WHEN COALESCE(
-        (
-          `price` IS NOT DISTINCT FROM `cost` AND COALESCE(NOT ISNAN(`price`), TRUE)
-        ),
-        FALSE
-      )
+      WHEN `price` IS NOT DISTINCT FROM `cost` AND COALESCE(NOT ISNAN(`price`), TRUE)
       THEN 'even'
       ELSE 'ok'
     END
-  END AS `$out.flag`,
-  TRUE AS `$keep`,
-  CASE
-    WHEN COALESCE((
-      `cost` = CAST('0.0' AS DOUBLE)
-    ), FALSE)
-    THEN STRUCT(
-      'type_coercion_failure' AS category,
-      CONCAT(
-        'row ',
-        CAST(`$source.row` AS STRING),
-        ': ',
-        'field \'margin_pct\': ',
-        'division by zero'
-      ) AS detail,
-      'margin_pct' AS field,
-      CAST(NULL AS STRING) AS value
-    )
-  END AS `$err`
+  END AS `$out.flag`
 FROM `feeds`;

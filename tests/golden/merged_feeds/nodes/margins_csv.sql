@@ -1,8 +1,8 @@
--- sink margins_csv: the statements that hold its logic (step 29 of run.sql)
+-- sink margins_csv: the statements that hold its logic (step 30 of run.sql)
 -- column lineage: column <- CXL or origin (lets) [reads input.column]
 --   unchanged from margins: sku, price, cost, updated, store, margin_pct, updated_day, flag
 
--- step 29
+-- step 30
 -- sink margins_csv: the records it receives
 CREATE OR REPLACE TEMPORARY VIEW `margins_csv.rows` AS
 SELECT

@@ -12,69 +12,49 @@ CREATE OR REPLACE TEMPORARY VIEW `store_a` AS
 SELECT
   COALESCE(`sku`, '') AS `sku`,
   CASE
-    WHEN COALESCE(
-      (
-        COALESCE(`price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-        AND NOT (
-          ISNAN(TRY_CAST(`price` AS DOUBLE))
-          OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-        )
-      ),
-      FALSE
+    WHEN `price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+    AND NOT (
+      ISNAN(TRY_CAST(`price` AS DOUBLE)) OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
     )
     THEN TRY_CAST(`price` AS DOUBLE)
   END AS `price`,
   CASE
-    WHEN COALESCE(
-      (
-        COALESCE(`cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-        AND NOT (
-          ISNAN(TRY_CAST(`cost` AS DOUBLE))
-          OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-        )
-      ),
-      FALSE
+    WHEN `cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+    AND NOT (
+      ISNAN(TRY_CAST(`cost` AS DOUBLE)) OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
     )
     THEN TRY_CAST(`cost` AS DOUBLE)
   END AS `cost`,
   CASE
-    WHEN COALESCE(
-      (
-        COALESCE(
-          `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-          FALSE
+    WHEN `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+    AND (
+      UPPER(
+        REGEXP_EXTRACT(
+          `updated`,
+          '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+          CAST(4 AS BIGINT)
         )
-        AND (
-          UPPER(
-            REGEXP_EXTRACT(
-              `updated`,
-              '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-              CAST(4 AS BIGINT)
-            )
-          ) = 'Z'
-          OR (
-            TRY_CAST(SUBSTRING(
-              REGEXP_EXTRACT(
-                `updated`,
-                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                CAST(4 AS BIGINT)
-              ),
-              CAST(2 AS BIGINT),
-              CAST(2 AS BIGINT)
-            ) AS INT) < CAST(24 AS BIGINT)
-            AND TRY_CAST(SUBSTRING(
-              REGEXP_EXTRACT(
-                `updated`,
-                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                CAST(4 AS BIGINT)
-              ),
-              CAST(5 AS BIGINT),
-              CAST(2 AS BIGINT)
-            ) AS INT) < CAST(60 AS BIGINT)
-          )
-        )
-      ),
-      FALSE
+      ) = 'Z'
+      OR (
+        TRY_CAST(SUBSTRING(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(4 AS BIGINT)
+          ),
+          CAST(2 AS BIGINT),
+          CAST(2 AS BIGINT)
+        ) AS INT) < CAST(24 AS BIGINT)
+        AND TRY_CAST(SUBSTRING(
+          REGEXP_EXTRACT(
+            `updated`,
+            '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+            CAST(4 AS BIGINT)
+          ),
+          CAST(5 AS BIGINT),
+          CAST(2 AS BIGINT)
+        ) AS INT) < CAST(60 AS BIGINT)
+      )
     )
     THEN DATE_ADD(
       SECOND,
@@ -149,22 +129,13 @@ SELECT
       ) AS TIMESTAMP_NTZ)
     )
     ELSE CASE
-      WHEN COALESCE(
-        `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-        FALSE
-      )
+      WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
       THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
-      WHEN COALESCE(
-        `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-        FALSE
-      )
+      WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
       THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
-      WHEN COALESCE(
-        `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-        FALSE
-      )
+      WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
       THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
-      WHEN COALESCE(`updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z', FALSE)
+      WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z'
       THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
     END
   END AS `updated`,
@@ -181,15 +152,9 @@ WHERE
         `price` IS NULL
         OR `price` = ''
         OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`price` AS DOUBLE))
-                OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
+          WHEN `price` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+          AND NOT (
+            ISNAN(TRY_CAST(`price` AS DOUBLE)) OR ABS(TRY_CAST(`price` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
           )
           THEN TRY_CAST(`price` AS DOUBLE)
         END IS NULL
@@ -201,15 +166,9 @@ WHERE
         `cost` IS NULL
         OR `cost` = ''
         OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(`cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z', FALSE)
-              AND NOT (
-                ISNAN(TRY_CAST(`cost` AS DOUBLE))
-                OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
-              )
-            ),
-            FALSE
+          WHEN `cost` RLIKE '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?\\z'
+          AND NOT (
+            ISNAN(TRY_CAST(`cost` AS DOUBLE)) OR ABS(TRY_CAST(`cost` AS DOUBLE)) = CAST('Infinity' AS DOUBLE)
           )
           THEN TRY_CAST(`cost` AS DOUBLE)
         END IS NULL
@@ -221,43 +180,35 @@ WHERE
         `updated` IS NULL
         OR `updated` = ''
         OR CASE
-          WHEN COALESCE(
-            (
-              COALESCE(
-                `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                FALSE
+          WHEN `updated` RLIKE '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z'
+          AND (
+            UPPER(
+              REGEXP_EXTRACT(
+                `updated`,
+                '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                CAST(4 AS BIGINT)
               )
-              AND (
-                UPPER(
-                  REGEXP_EXTRACT(
-                    `updated`,
-                    '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                    CAST(4 AS BIGINT)
-                  )
-                ) = 'Z'
-                OR (
-                  TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(2 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(24 AS BIGINT)
-                  AND TRY_CAST(SUBSTRING(
-                    REGEXP_EXTRACT(
-                      `updated`,
-                      '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
-                      CAST(4 AS BIGINT)
-                    ),
-                    CAST(5 AS BIGINT),
-                    CAST(2 AS BIGINT)
-                  ) AS INT) < CAST(60 AS BIGINT)
-                )
-              )
-            ),
-            FALSE
+            ) = 'Z'
+            OR (
+              TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(2 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) < CAST(24 AS BIGINT)
+              AND TRY_CAST(SUBSTRING(
+                REGEXP_EXTRACT(
+                  `updated`,
+                  '^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?)([Zz]|[+-][0-9]{2}:[0-9]{2})\\z',
+                  CAST(4 AS BIGINT)
+                ),
+                CAST(5 AS BIGINT),
+                CAST(2 AS BIGINT)
+              ) AS INT) < CAST(60 AS BIGINT)
+            )
           )
           THEN DATE_ADD(
             SECOND,
@@ -332,22 +283,13 @@ WHERE
             ) AS TIMESTAMP_NTZ)
           )
           ELSE CASE
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
+            WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
             THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d\'T\'H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
+            WHEN `updated` RLIKE '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
             THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'y-M-d H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(
-              `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z',
-              FALSE
-            )
+            WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}\\z'
             THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m:s') AS TIMESTAMP_NTZ)
-            WHEN COALESCE(`updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z', FALSE)
+            WHEN `updated` RLIKE '^[0-9]{1,2}/[0-9]{1,2}/[0-9]{4} [0-9]{1,2}:[0-9]{1,2}\\z'
             THEN TRY_CAST(TRY_TO_TIMESTAMP(`updated`, 'M/d/y H:m') AS TIMESTAMP_NTZ)
           END
         END IS NULL

@@ -1,2 +1,10 @@
--- checkpoint $pipeline.numbering: chosen for speed, one pass over the files, made only when the DLQ has entries; a local run keeps its rows (one per file) in the driver: the DLQ's readers join them with no job; a local run that counted the rows of each file while writing them (up to 8 files a source) makes no pass; made after the writes, and only when they met a row that fails in numbered.eval, lines.checked (codegen/empty_dlq.py)
--- the runner materializes $pipeline.numbering as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once
+-- where each file's rows start: turns the positions in $source.row into row numbers for the DLQ (codegen/numbering.py)
+CREATE OR REPLACE TEMPORARY VIEW `$pipeline.numbering` AS
+SELECT
+  CAST(0 AS BIGINT) AS `$source.order`,
+  f.`$rank`,
+  o.`$first`,
+  o.`$before`
+FROM `orders.files` AS f
+JOIN `orders.offsets` AS o
+  ON f.`$file` = o.`$file`;

@@ -4,25 +4,15 @@
 --   unchanged from orders: order_id, customer, items, sku, qty
 
 -- step 12
--- transform lines: evaluate the CXL
+-- transform lines: the CXL, one column per emit
 CREATE OR REPLACE TEMPORARY VIEW `lines.eval` AS
 SELECT
-  `order_id`,
-  `customer`,
-  `items`,
-  `$source.name`,
-  `$source.file`,
-  `$source.row`,
-  `$source.order`,
+  *,
   CAST(SIZE(
     FILTER(
       CASE
         WHEN ';' = ''
-        THEN CASE
-          WHEN `items` = ''
-          THEN ARRAY('', '')
-          ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY(''))
-        END
+        THEN CASE WHEN `items` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY('')) END
         ELSE SPLIT(`items`, '\\Q;\\E', -1)
       END,
       `_cxl_it1` -> COALESCE((
@@ -37,11 +27,7 @@ SELECT
       WHEN FILTER(
         CASE
           WHEN ';' = ''
-          THEN CASE
-            WHEN `items` = ''
-            THEN ARRAY('', '')
-            ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY(''))
-          END
+          THEN CASE WHEN `items` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY('')) END
           ELSE SPLIT(`items`, '\\Q;\\E', -1)
         END,
         `_cxl_it1` -> COALESCE((
@@ -54,11 +40,7 @@ SELECT
         FILTER(
           CASE
             WHEN ';' = ''
-            THEN CASE
-              WHEN `items` = ''
-              THEN ARRAY('', '')
-              ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY(''))
-            END
+            THEN CASE WHEN `items` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY('')) END
             ELSE SPLIT(`items`, '\\Q;\\E', -1)
           END,
           `_cxl_it1` -> COALESCE((
@@ -72,11 +54,7 @@ SELECT
       ELSE FILTER(
         CASE
           WHEN ';' = ''
-          THEN CASE
-            WHEN `items` = ''
-            THEN ARRAY('', '')
-            ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY(''))
-          END
+          THEN CASE WHEN `items` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY('')) END
           ELSE SPLIT(`items`, '\\Q;\\E', -1)
         END,
         `_cxl_it1` -> COALESCE((
@@ -91,11 +69,7 @@ SELECT
         FILTER(
           CASE
             WHEN ';' = ''
-            THEN CASE
-              WHEN `items` = ''
-              THEN ARRAY('', '')
-              ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY(''))
-            END
+            THEN CASE WHEN `items` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY('')) END
             ELSE SPLIT(`items`, '\\Q;\\E', -1)
           END,
           `_cxl_it1` -> COALESCE((
@@ -108,11 +82,7 @@ SELECT
       CAST(GET(
         CASE
           WHEN ':' = ''
-          THEN CASE
-            WHEN `_cxl_e2` = ''
-            THEN ARRAY('', '')
-            ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-          END
+          THEN CASE WHEN `_cxl_e2` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY('')) END
           ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
         END,
         TRY_CAST(CAST(0 AS BIGINT) AS INT)
@@ -123,20 +93,13 @@ SELECT
             CAST(GET(
               CASE
                 WHEN ':' = ''
-                THEN CASE
-                  WHEN `_cxl_e2` = ''
-                  THEN ARRAY('', '')
-                  ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-                END
+                THEN CASE WHEN `_cxl_e2` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY('')) END
                 ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
               END,
               TRY_CAST(CAST(1 AS BIGINT) AS INT)
             ) AS STRING)
           ),
-          `_cxl_s1` -> CASE
-            WHEN COALESCE(`_cxl_s1` RLIKE '^[+-]?[0-9]+\\z', FALSE)
-            THEN TRY_CAST(`_cxl_s1` AS BIGINT)
-          END
+          `_cxl_s1` -> CASE WHEN `_cxl_s1` RLIKE '^[+-]?[0-9]+\\z' THEN TRY_CAST(`_cxl_s1` AS BIGINT) END
         ),
         0
       ) AS BIGINT) AS f2
@@ -151,11 +114,7 @@ SELECT
           WHEN FILTER(
             CASE
               WHEN ';' = ''
-              THEN CASE
-                WHEN `items` = ''
-                THEN ARRAY('', '')
-                ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY(''))
-              END
+              THEN CASE WHEN `items` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY('')) END
               ELSE SPLIT(`items`, '\\Q;\\E', -1)
             END,
             `_cxl_it1` -> COALESCE((
@@ -168,11 +127,7 @@ SELECT
             FILTER(
               CASE
                 WHEN ';' = ''
-                THEN CASE
-                  WHEN `items` = ''
-                  THEN ARRAY('', '')
-                  ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY(''))
-                END
+                THEN CASE WHEN `items` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY('')) END
                 ELSE SPLIT(`items`, '\\Q;\\E', -1)
               END,
               `_cxl_it1` -> COALESCE((
@@ -186,11 +141,7 @@ SELECT
           ELSE FILTER(
             CASE
               WHEN ';' = ''
-              THEN CASE
-                WHEN `items` = ''
-                THEN ARRAY('', '')
-                ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY(''))
-              END
+              THEN CASE WHEN `items` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`items`, ''), ARRAY('')) END
               ELSE SPLIT(`items`, '\\Q;\\E', -1)
             END,
             `_cxl_it1` -> COALESCE((
@@ -212,59 +163,39 @@ SELECT
           ),
           ARRAY(
             CASE
-              WHEN COALESCE(
-                (
-                  NOT GET(
-                    CASE
-                      WHEN ':' = ''
-                      THEN CASE
-                        WHEN `_cxl_e2` = ''
-                        THEN ARRAY('', '')
-                        ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-                      END
-                      ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
-                    END,
-                    TRY_CAST(CAST(1 AS BIGINT) AS INT)
-                  ) IS NULL
-                  AND (
-                    NOT GET(
-                      CASE
-                        WHEN ':' = ''
-                        THEN CASE
-                          WHEN `_cxl_e2` = ''
-                          THEN ARRAY('', '')
-                          ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-                        END
-                        ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
-                      END,
-                      TRY_CAST(CAST(1 AS BIGINT) AS INT)
-                    ) IS NULL
-                    AND GET(
-                      TRANSFORM(
-                        ARRAY(
-                          CAST(GET(
-                            CASE
-                              WHEN ':' = ''
-                              THEN CASE
-                                WHEN `_cxl_e2` = ''
-                                THEN ARRAY('', '')
-                                ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-                              END
-                              ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
-                            END,
-                            TRY_CAST(CAST(1 AS BIGINT) AS INT)
-                          ) AS STRING)
-                        ),
-                        `_cxl_s2` -> CASE
-                          WHEN COALESCE(`_cxl_s2` RLIKE '^[+-]?[0-9]+\\z', FALSE)
-                          THEN TRY_CAST(`_cxl_s2` AS BIGINT)
-                        END
-                      ),
-                      0
-                    ) IS NULL
-                  )
-                ),
-                FALSE
+              WHEN NOT GET(
+                CASE
+                  WHEN ':' = ''
+                  THEN CASE WHEN `_cxl_e2` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY('')) END
+                  ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
+                END,
+                TRY_CAST(CAST(1 AS BIGINT) AS INT)
+              ) IS NULL
+              AND (
+                NOT GET(
+                  CASE
+                    WHEN ':' = ''
+                    THEN CASE WHEN `_cxl_e2` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY('')) END
+                    ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
+                  END,
+                  TRY_CAST(CAST(1 AS BIGINT) AS INT)
+                ) IS NULL
+                AND GET(
+                  TRANSFORM(
+                    ARRAY(
+                      CAST(GET(
+                        CASE
+                          WHEN ':' = ''
+                          THEN CASE WHEN `_cxl_e2` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY('')) END
+                          ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
+                        END,
+                        TRY_CAST(CAST(1 AS BIGINT) AS INT)
+                      ) AS STRING)
+                    ),
+                    `_cxl_s2` -> CASE WHEN `_cxl_s2` RLIKE '^[+-]?[0-9]+\\z' THEN TRY_CAST(`_cxl_s2` AS BIGINT) END
+                  ),
+                  0
+                ) IS NULL
               )
               THEN STRUCT(
                 FALSE AS s,
@@ -274,11 +205,7 @@ SELECT
                   CAST(GET(
                     CASE
                       WHEN ':' = ''
-                      THEN CASE
-                        WHEN `_cxl_e2` = ''
-                        THEN ARRAY('', '')
-                        ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-                      END
+                      THEN CASE WHEN `_cxl_e2` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY('')) END
                       ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
                     END,
                     TRY_CAST(CAST(1 AS BIGINT) AS INT)
@@ -290,11 +217,7 @@ SELECT
                 CAST(GET(
                   CASE
                     WHEN ':' = ''
-                    THEN CASE
-                      WHEN `_cxl_e2` = ''
-                      THEN ARRAY('', '')
-                      ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY(''))
-                    END
+                    THEN CASE WHEN `_cxl_e2` = '' THEN ARRAY('', '') ELSE CONCAT(ARRAY(''), SPLIT(`_cxl_e2`, ''), ARRAY('')) END
                     ELSE SPLIT(`_cxl_e2`, '\\Q:\\E', -1)
                   END,
                   TRY_CAST(CAST(1 AS BIGINT) AS INT)
@@ -337,11 +260,7 @@ SELECT
           'row ',
           CAST(`$source.row` AS STRING),
           ': ',
-          CASE
-            WHEN `_cxl_acc`.`r`.`f` IS NULL
-            THEN ''
-            ELSE CONCAT('field \'', `_cxl_acc`.`r`.`f`, '\': ')
-          END,
+          CASE WHEN `_cxl_acc`.`r`.`f` IS NULL THEN '' ELSE CONCAT('field \'', `_cxl_acc`.`r`.`f`, '\': ') END,
           `_cxl_acc`.`r`.`m`
         ) AS detail,
         `_cxl_acc`.`r`.`f` AS field,
@@ -398,11 +317,7 @@ SELECT
   `$source.file`,
   `$source.row`,
   `$source.order`,
-  CASE
-    WHEN `$pos` IS NULL
-    THEN CAST(NULL AS ARRAY<BIGINT>)
-    ELSE ARRAY(CAST(`$pos` AS BIGINT))
-  END AS `$fan`
+  CASE WHEN `$pos` IS NULL THEN CAST(NULL AS ARRAY<BIGINT>) ELSE ARRAY(CAST(`$pos` AS BIGINT)) END AS `$fan`
 FROM `lines.checked`
 LATERAL VIEW OUTER
 POSEXPLODE(`$each`) _cxl_records AS `$pos`, `$leaf`

@@ -1,8 +1,8 @@
--- sink big: the statements that hold its logic (step 23 of run.sql)
+-- sink big: the statements that hold its logic (step 25 of run.sql)
 -- column lineage: column <- CXL or origin (lets) [reads input.column]
 --   unchanged from by_size.big: order_id, line, customer, region, cents
 
--- step 23
+-- step 25
 -- sink big: the records it receives
 CREATE OR REPLACE TEMPORARY VIEW `big.rows` AS
 SELECT

@@ -1,4 +1,4 @@
--- aggregate dept_totals: the statements that hold its logic (steps 20, 27, 28 of run.sql)
+-- aggregate dept_totals: the statements that hold its logic (steps 22, 29, 30 of run.sql)
 -- column lineage: column <- CXL or origin (lets) [reads input.column]
 --   total <- sum(amount) [reads parse.amount]
 --   largest <- max(amount) [reads parse.amount]
@@ -6,27 +6,18 @@
 --   $ck.aggregate.dept_totals <- the stable group number of this retraction-mode aggregate (0-based, first-seen order)
 --   unchanged from parse: region, dept
 
--- step 20
+-- step 22
 -- aggregate dept_totals: retraction path (group_by omits correlation-key field(s) $ck.order_id); bindings BufferRequired, Reversible: per-row arguments
 CREATE OR REPLACE TEMPORARY VIEW `dept_totals.eval` AS
 SELECT
-  `order_id`,
-  `line`,
-  `region`,
-  `dept`,
-  `amount`,
-  `$source.name`,
-  `$source.file`,
-  `$source.row`,
-  `$source.order`,
-  `$ck.order_id`,
+  *,
   `amount` AS `$arg.0.0`,
   `amount` AS `$arg.1.0`,
   TRUE AS `$keep`,
   CAST(NULL AS STRUCT<category: STRING, detail: STRING, field: STRING, value: STRING>) AS `$err`
 FROM `parse`;
 
--- step 27
+-- step 29
 -- aggregate dept_totals: one row per group: the values over the rows not retracted, the first-seen position over every row
 CREATE OR REPLACE TEMPORARY VIEW `dept_totals.groups` AS
 SELECT
@@ -67,7 +58,7 @@ GROUP BY
   `region`,
   `dept`;
 
--- step 28
+-- step 30
 -- aggregate dept_totals: emitted values (first-seen group order); when nothing is retracted, read from dept_totals.spec_groups instead (the same SELECT)
 CREATE OR REPLACE TEMPORARY VIEW `dept_totals.final` AS
 SELECT
@@ -82,15 +73,10 @@ SELECT
   CAST('-1' AS BIGINT) AS `$source.order`,
   CAST(`groups`.`$group.index` + 1 AS BIGINT) - CAST(1 AS BIGINT) AS `$ck.aggregate.dept_totals`,
   CASE
-    WHEN COALESCE(`$agg.0.overflow`, FALSE)
+    WHEN `$agg.0.overflow`
     THEN STRUCT(
       'aggregate_finalize' AS category,
-      CONCAT(
-        'row ',
-        CAST(`$source.row` AS STRING),
-        ': ',
-        'aggregate dept_totals.sum: integer overflow'
-      ) AS detail,
+      CONCAT('row ', CAST(`$source.row` AS STRING), ': ', 'aggregate dept_totals.sum: integer overflow') AS detail,
       CAST(NULL AS STRING) AS field,
       CAST(NULL AS STRING) AS value
     )
@@ -120,15 +106,10 @@ WHERE
 --   CAST('-1' AS BIGINT) AS `$source.order`,
 --   CAST(`groups`.`$group.index` + 1 AS BIGINT) - CAST(1 AS BIGINT) AS `$ck.aggregate.dept_totals`,
 --   CASE
---     WHEN COALESCE(`$agg.0.overflow`, FALSE)
+--     WHEN `$agg.0.overflow`
 --     THEN STRUCT(
 --       'aggregate_finalize' AS category,
---       CONCAT(
---         'row ',
---         CAST(`$source.row` AS STRING),
---         ': ',
---         'aggregate dept_totals.sum: integer overflow'
---       ) AS detail,
+--       CONCAT('row ', CAST(`$source.row` AS STRING), ': ', 'aggregate dept_totals.sum: integer overflow') AS detail,
 --       CAST(NULL AS STRING) AS field,
 --       CAST(NULL AS STRING) AS value
 --     )

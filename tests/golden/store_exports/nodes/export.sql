@@ -1,8 +1,8 @@
--- sink export: the statements that hold its logic (step 18 of run.sql)
+-- sink export: the statements that hold its logic (step 20 of run.sql)
 -- column lineage: column <- CXL or origin (lets) [reads input.column]
 --   unchanged from priced: sale_id, sku, qty, unit_price, total
 
--- step 18
+-- step 20
 -- sink export: the records it receives
 CREATE OR REPLACE TEMPORARY VIEW `export.rows` AS
 SELECT

@@ -14,6 +14,6 @@ SELECT
   `$source.row`,
   `$source.order`,
   `$ck.sku`
-FROM `margins.eval`
+FROM `margins.checked`
 WHERE
   `$err` IS NULL AND `$keep`;

@@ -13,6 +13,6 @@ SELECT
   `$source.row`,
   `$source.order`,
   `$ck.aggregate.dept_totals`
-FROM `ranked.eval`
+FROM `ranked.checked`
 WHERE
   `$err` IS NULL AND `$keep`;

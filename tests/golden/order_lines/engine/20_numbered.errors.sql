@@ -1,5 +1,5 @@
--- transform ranked: rows whose evaluation failed
-CREATE OR REPLACE TEMPORARY VIEW `ranked.errors` AS
+-- transform numbered: rows whose evaluation failed
+CREATE OR REPLACE TEMPORARY VIEW `numbered.errors` AS
 SELECT
   `$source.file` AS `_cxl_dlq_source_file`,
   `$source.name` AS `_cxl_dlq_source_name`,
@@ -8,16 +8,16 @@ SELECT
   `$err`.`value` AS `_cxl_dlq_triggering_value`,
   `$err`.`category` AS `_cxl_dlq_error_category`,
   `$err`.`detail` AS `_cxl_dlq_error_detail`,
-  'transform:ranked' AS `_cxl_dlq_stage`,
+  'transform:numbered' AS `_cxl_dlq_stage`,
   CAST(NULL AS STRING) AS `_cxl_dlq_route`,
   TRUE AS `_cxl_dlq_trigger`,
   CAST(`$source.order` AS BIGINT) AS `$source.order`,
-  `region`,
-  `dept`,
-  CAST(`total` AS STRING) AS `total`,
-  CAST(`largest` AS STRING) AS `largest`,
-  CAST(`orders` AS STRING) AS `orders`,
-  CAST(`$ck.aggregate.dept_totals` AS STRING) AS `$ck.aggregate.dept_totals`
-FROM `ranked.eval`
+  `order_id`,
+  `customer`,
+  `items`,
+  CAST(`line_count` AS STRING) AS `line_count`,
+  `sku`,
+  CAST(`qty` AS STRING) AS `qty`
+FROM `numbered.checked`
 WHERE
   NOT `$err` IS NULL;

@@ -1,17 +1,15 @@
--- transform price: every row, still live or not, with its DLQ entry (a fused chain, codegen/fusion.py)
-CREATE OR REPLACE TEMPORARY VIEW `price.carry` AS
+-- transform priced: every row, still live or not, with its DLQ entry (a fused chain, codegen/fusion.py)
+CREATE OR REPLACE TEMPORARY VIEW `priced.carry` AS
 SELECT
-  `$out.order_id` AS `order_id`,
-  `$out.line` AS `line`,
-  `$out.customer` AS `customer`,
-  `amount`,
-  `$out.region` AS `region`,
-  `$out.cents` AS `cents`,
+  `sale_id`,
+  `sku`,
+  `qty`,
+  `unit_price`,
+  `$out.total` AS `total`,
   `$source.name`,
   `$source.file`,
   `$source.row`,
   `$source.order`,
-  `$ck.order_id`,
   `$live` AND `$err` IS NULL AND `$keep` AS `$live`,
   CASE
     WHEN NOT `$err` IS NULL
@@ -23,26 +21,13 @@ SELECT
       `$err`.`value` AS `_cxl_dlq_triggering_value`,
       `$err`.`category` AS `_cxl_dlq_error_category`,
       `$err`.`detail` AS `_cxl_dlq_error_detail`,
-      'transform:price' AS `_cxl_dlq_stage`,
+      'transform:priced' AS `_cxl_dlq_stage`,
       CAST(NULL AS STRING) AS `_cxl_dlq_route`,
       TRUE AS `_cxl_dlq_trigger`,
       CAST(`$source.order` AS BIGINT) AS `$source.order`,
-      'price' AS `$node`,
-      CAST(MAP(
-        'order_id',
-        `order_id`,
-        'line',
-        CAST(`line` AS STRING),
-        'customer',
-        `customer`,
-        'amount',
-        `amount`,
-        'region',
-        `region`,
-        '$ck.order_id',
-        `$ck.order_id`
-      ) AS MAP<STRING, STRING>) AS `$payload`
+      'priced' AS `$node`,
+      CAST(MAP('sale_id', `sale_id`, 'sku', `sku`, 'qty', CAST(`qty` AS STRING), 'unit_price', `unit_price`) AS MAP<STRING, STRING>) AS `$payload`
     )
     ELSE `$dlq`
   END AS `$dlq`
-FROM `price.eval`;
+FROM `priced.checked`;

@@ -1,3 +1,2 @@
 -- checkpoint ranked.eval: chosen for speed, a segment boundary: each retraction pass plans the views after it over this copy
 -- the runner materializes ranked.eval as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once
--- it counts the rows of ranked.errors as it writes them: none, and the runner defines those as empty

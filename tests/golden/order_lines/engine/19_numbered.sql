@@ -13,6 +13,6 @@ SELECT
   `$source.row`,
   `$source.order`,
   `$fan`
-FROM `numbered.eval`
+FROM `numbered.checked`
 WHERE
   `$err` IS NULL AND `$keep`;

@@ -26,6 +26,6 @@ SELECT
     END
   ) AS `updated`,
   `$ck.sku`
-FROM `margins.eval`
+FROM `margins.checked`
 WHERE
   NOT `$err` IS NULL;

@@ -1,21 +1,17 @@
--- transform enrich: every row, still live or not, with its DLQ entry (a fused chain, codegen/fusion.py)
-CREATE OR REPLACE TEMPORARY VIEW `enrich.carry` AS
+-- transform price: every row, still live or not, with its DLQ entry (a fused chain, codegen/fusion.py)
+CREATE OR REPLACE TEMPORARY VIEW `price.carry` AS
 SELECT
-  `id`,
-  `$out.name` AS `name`,
-  `dept`,
-  `$out.salary` AS `salary`,
-  `hired`,
-  `bonus_pct`,
-  `active`,
-  `$out.tier` AS `tier`,
-  `$out.bonus` AS `bonus`,
-  `$out.hired_year` AS `hired_year`,
-  `$out.team` AS `team`,
+  `$out.order_id` AS `order_id`,
+  `$out.line` AS `line`,
+  `$out.customer` AS `customer`,
+  `amount`,
+  `$out.region` AS `region`,
+  `$out.cents` AS `cents`,
   `$source.name`,
   `$source.file`,
   `$source.row`,
   `$source.order`,
+  `$ck.order_id`,
   `$live` AND `$err` IS NULL AND `$keep` AS `$live`,
   CASE
     WHEN NOT `$err` IS NULL
@@ -27,28 +23,26 @@ SELECT
       `$err`.`value` AS `_cxl_dlq_triggering_value`,
       `$err`.`category` AS `_cxl_dlq_error_category`,
       `$err`.`detail` AS `_cxl_dlq_error_detail`,
-      'transform:enrich' AS `_cxl_dlq_stage`,
+      'transform:price' AS `_cxl_dlq_stage`,
       CAST(NULL AS STRING) AS `_cxl_dlq_route`,
       TRUE AS `_cxl_dlq_trigger`,
       CAST(`$source.order` AS BIGINT) AS `$source.order`,
-      'enrich' AS `$node`,
+      'price' AS `$node`,
       CAST(MAP(
-        'id',
-        CAST(`id` AS STRING),
-        'name',
-        `name`,
-        'dept',
-        `dept`,
-        'salary',
-        `salary`,
-        'hired',
-        CAST(`hired` AS STRING),
-        'bonus_pct',
-        CXL_FLOAT_TEXT(`bonus_pct`),
-        'active',
-        CAST(`active` AS STRING)
+        'order_id',
+        `order_id`,
+        'line',
+        CAST(`line` AS STRING),
+        'customer',
+        `customer`,
+        'amount',
+        `amount`,
+        'region',
+        `region`,
+        '$ck.order_id',
+        `$ck.order_id`
       ) AS MAP<STRING, STRING>) AS `$payload`
     )
     ELSE `$dlq`
   END AS `$dlq`
-FROM `enrich.eval`;
+FROM `price.checked`;

@@ -1,4 +1,4 @@
--- run summary counts (chosen for speed: with no row in $pipeline.triggers and every source's rows counted while read, the runner knows them without this query), after the writes: they count the rows that fail in numbered.eval, lines.checked, and with none the DLQ is empty and not computed (codegen/empty_dlq.py)
+-- run summary counts (chosen for speed: with no row in $pipeline.triggers and every source's rows counted while read, the runner knows them without this query), after the writes: they count the rows that fail in numbered.checked, lines.checked, and with none the DLQ is empty and not computed (codegen/empty_dlq.py)
 SELECT
   (
     SELECT

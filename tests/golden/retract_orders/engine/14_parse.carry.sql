@@ -1,15 +1,16 @@
--- transform priced: every row, still live or not, with its DLQ entry (a fused chain, codegen/fusion.py)
-CREATE OR REPLACE TEMPORARY VIEW `priced.carry` AS
+-- transform parse: every row, still live or not, with its DLQ entry (a fused chain, codegen/fusion.py)
+CREATE OR REPLACE TEMPORARY VIEW `parse.carry` AS
 SELECT
-  `sale_id`,
-  `sku`,
-  `qty`,
-  `unit_price`,
-  `$out.total` AS `total`,
+  `$out.order_id` AS `order_id`,
+  `line`,
+  `$out.region` AS `region`,
+  `$out.dept` AS `dept`,
+  `$out.amount` AS `amount`,
   `$source.name`,
   `$source.file`,
   `$source.row`,
   `$source.order`,
+  `$ck.order_id`,
   `$live` AND `$err` IS NULL AND `$keep` AS `$live`,
   CASE
     WHEN NOT `$err` IS NULL
@@ -21,13 +22,26 @@ SELECT
       `$err`.`value` AS `_cxl_dlq_triggering_value`,
       `$err`.`category` AS `_cxl_dlq_error_category`,
       `$err`.`detail` AS `_cxl_dlq_error_detail`,
-      'transform:priced' AS `_cxl_dlq_stage`,
+      'transform:parse' AS `_cxl_dlq_stage`,
       CAST(NULL AS STRING) AS `_cxl_dlq_route`,
       TRUE AS `_cxl_dlq_trigger`,
       CAST(`$source.order` AS BIGINT) AS `$source.order`,
-      'priced' AS `$node`,
-      CAST(MAP('sale_id', `sale_id`, 'sku', `sku`, 'qty', CAST(`qty` AS STRING), 'unit_price', `unit_price`) AS MAP<STRING, STRING>) AS `$payload`
+      'parse' AS `$node`,
+      CAST(MAP(
+        'order_id',
+        `order_id`,
+        'line',
+        CAST(`line` AS STRING),
+        'region',
+        `region`,
+        'dept',
+        `dept`,
+        'amount',
+        `amount`,
+        '$ck.order_id',
+        `$ck.order_id`
+      ) AS MAP<STRING, STRING>) AS `$payload`
     )
     ELSE `$dlq`
   END AS `$dlq`
-FROM `priced.eval`;
+FROM `parse.checked`;

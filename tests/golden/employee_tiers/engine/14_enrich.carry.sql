@@ -1,16 +1,21 @@
--- transform parse: every row, still live or not, with its DLQ entry (a fused chain, codegen/fusion.py)
-CREATE OR REPLACE TEMPORARY VIEW `parse.carry` AS
+-- transform enrich: every row, still live or not, with its DLQ entry (a fused chain, codegen/fusion.py)
+CREATE OR REPLACE TEMPORARY VIEW `enrich.carry` AS
 SELECT
-  `$out.order_id` AS `order_id`,
-  `line`,
-  `$out.region` AS `region`,
-  `$out.dept` AS `dept`,
-  `$out.amount` AS `amount`,
+  `id`,
+  `$out.name` AS `name`,
+  `dept`,
+  `$out.salary` AS `salary`,
+  `hired`,
+  `bonus_pct`,
+  `active`,
+  `$out.tier` AS `tier`,
+  `$out.bonus` AS `bonus`,
+  `$out.hired_year` AS `hired_year`,
+  `$out.team` AS `team`,
   `$source.name`,
   `$source.file`,
   `$source.row`,
   `$source.order`,
-  `$ck.order_id`,
   `$live` AND `$err` IS NULL AND `$keep` AS `$live`,
   CASE
     WHEN NOT `$err` IS NULL
@@ -22,26 +27,28 @@ SELECT
       `$err`.`value` AS `_cxl_dlq_triggering_value`,
       `$err`.`category` AS `_cxl_dlq_error_category`,
       `$err`.`detail` AS `_cxl_dlq_error_detail`,
-      'transform:parse' AS `_cxl_dlq_stage`,
+      'transform:enrich' AS `_cxl_dlq_stage`,
       CAST(NULL AS STRING) AS `_cxl_dlq_route`,
       TRUE AS `_cxl_dlq_trigger`,
       CAST(`$source.order` AS BIGINT) AS `$source.order`,
-      'parse' AS `$node`,
+      'enrich' AS `$node`,
       CAST(MAP(
-        'order_id',
-        `order_id`,
-        'line',
-        CAST(`line` AS STRING),
-        'region',
-        `region`,
+        'id',
+        CAST(`id` AS STRING),
+        'name',
+        `name`,
         'dept',
         `dept`,
-        'amount',
-        `amount`,
-        '$ck.order_id',
-        `$ck.order_id`
+        'salary',
+        `salary`,
+        'hired',
+        CAST(`hired` AS STRING),
+        'bonus_pct',
+        CXL_FLOAT_TEXT(`bonus_pct`),
+        'active',
+        CAST(`active` AS STRING)
       ) AS MAP<STRING, STRING>) AS `$payload`
     )
     ELSE `$dlq`
   END AS `$dlq`
-FROM `parse.eval`;
+FROM `enrich.checked`;

@@ -1,24 +1,23 @@
--- route by_size: rows whose condition failed to evaluate
-CREATE OR REPLACE TEMPORARY VIEW `by_size.errors` AS
+-- transform ranked: rows whose evaluation failed
+CREATE OR REPLACE TEMPORARY VIEW `ranked.errors` AS
 SELECT
   `$source.file` AS `_cxl_dlq_source_file`,
   `$source.name` AS `_cxl_dlq_source_name`,
   CAST(`$source.row` AS BIGINT) AS `_cxl_dlq_source_row`,
-  CAST(NULL AS STRING) AS `_cxl_dlq_triggering_field`,
+  `$err`.`field` AS `_cxl_dlq_triggering_field`,
   `$err`.`value` AS `_cxl_dlq_triggering_value`,
   `$err`.`category` AS `_cxl_dlq_error_category`,
   `$err`.`detail` AS `_cxl_dlq_error_detail`,
-  'route_eval' AS `_cxl_dlq_stage`,
+  'transform:ranked' AS `_cxl_dlq_stage`,
   CAST(NULL AS STRING) AS `_cxl_dlq_route`,
   TRUE AS `_cxl_dlq_trigger`,
   CAST(`$source.order` AS BIGINT) AS `$source.order`,
-  `order_id`,
-  CAST(`line` AS STRING) AS `line`,
-  `customer`,
-  `amount`,
   `region`,
-  CAST(`cents` AS STRING) AS `cents`,
-  `$ck.order_id`
-FROM `by_size.eval`
+  `dept`,
+  CAST(`total` AS STRING) AS `total`,
+  CAST(`largest` AS STRING) AS `largest`,
+  CAST(`orders` AS STRING) AS `orders`,
+  CAST(`$ck.aggregate.dept_totals` AS STRING) AS `$ck.aggregate.dept_totals`
+FROM `ranked.checked`
 WHERE
-  FALSE;
+  NOT `$err` IS NULL;

@@ -1,0 +1,2 @@
+-- checkpoint $pipeline.ck_big: chosen for speed, the group sizes are counted once for every commit and the collateral entries
+-- the runner materializes $pipeline.ck_big as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once

@@ -1,0 +1,2 @@
+-- checkpoint $pipeline.triggers; made after the writes, and only when they met a row that fails in numbered.checked, lines.checked (codegen/empty_dlq.py)
+-- the runner materializes $pipeline.triggers as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once

@@ -1,0 +1,2 @@
+-- checkpoint $pipeline.triggers
+-- the runner materializes $pipeline.triggers as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once

@@ -1,0 +1,2 @@
+-- checkpoint $pipeline.ck_overflow: chosen for speed, the first records are found once for every commit and the collateral entries
+-- the runner materializes $pipeline.ck_overflow as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once

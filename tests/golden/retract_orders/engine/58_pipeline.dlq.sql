@@ -1,0 +1,3 @@
+-- checkpoint $pipeline.dlq: chosen for speed, the collateral entries are computed once for the report and the DLQ file
+-- the runner materializes $pipeline.dlq as Parquet in its scratch folder and redefines the view over it, so that the statements below plan it once
+-- it has no row when $pipeline.triggers, $pipeline.ck_overflow have none: then the runner defines it as empty and makes no copy
