@@ -16,7 +16,7 @@ from sqlglot.optimizer.qualify import qualify
 from sqlglot.schema import MappingSchema, normalize_name
 
 from clinker_sql.codegen.plan import Compiled
-from clinker_sql.codegen.run_plan import ViewStep
+from clinker_sql.codegen.run_plan import AlternativeStep, ViewStep
 from clinker_sql.config import model as m
 from clinker_sql.config.checks import shown  # names read from files: quoted, escaped, cut
 from clinker_sql.cxl import functions
@@ -100,7 +100,7 @@ def check_statements(p: m.Pipeline, compiled: Compiled) -> CheckReport:
 
     defined: set[str] = set()  # the library functions defined so far
     for stmt in compiled.statements:
-        if stmt.kind in _SKIP:
+        if stmt.kind in _SKIP or isinstance(stmt.step, AlternativeStep) and stmt.step.setting:
             continue
         try:
             tree = _parse(stmt.sql)

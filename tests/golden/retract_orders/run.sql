@@ -1949,3 +1949,9 @@ FROM (
     `$source.row`,
     `$source.order`
 ) AS per_record;
+
+-- adaptive.allow: run before a statement whose plan observes nothing: Spark may then drop a branch that ran empty; the session's setting excludes that rule again after it
+RESET spark.sql.adaptive.optimizer.excludedRules;
+
+-- retraction.news: run after each retraction pass: a row when it found new triggers
+SELECT 1 AS new FROM (SELECT * FROM `$pipeline.retract_candidates` EXCEPT SELECT * FROM `$pipeline.retracted`) AS t LIMIT 1;

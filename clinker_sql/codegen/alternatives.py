@@ -1,0 +1,80 @@
+"""The statements a run picks at run time, compiled like every other (issue 39: what runs
+is exactly what is compiled). Each is an `alternative` statement, placed after the run's
+own statements in engine/NN_<name>.sql with a header that says when the runner runs it;
+the runner finds it by name (`Compiled.alternative`) and never builds SQL text itself.
+
+- `adaptive.allow`: Spark's adaptive rule that drops an empty branch is allowed for a
+  statement whose plan observes nothing (runtime/runner.py, `_Views.adaptive`); the
+  session's own setting (session.sql) excludes it again after that statement;
+- `<sink>.listed`: the files of the source a sink writing one file per source file
+  follows (codegen/sink.py, `FanOut`);
+- `<sink>.prepare`, `<sink>.tables`, `<sink>.swap`, `<sink>.swap_new`, `<sink>.discard`:
+  a table sink's staging table dropped before the write, the tables of its database
+  listed, the staging table swapped in (over an existing table, or as a new one), the
+  staging table dropped when the run fails (codegen/sink.py);
+- `retraction.news`: whether a retraction pass found new triggers (codegen/retraction.py).
+"""
+
+from __future__ import annotations
+
+from clinker_sql.codegen import retraction as R
+from clinker_sql.codegen import sink as T
+from clinker_sql.codegen.plan import Compiled, Statement
+from clinker_sql.codegen.run_plan import AlternativeStep, WriteStep
+from clinker_sql.codegen.templates import ident
+
+ADAPTIVE_ALLOW = "adaptive.allow"
+RETRACTION_NEWS = "retraction.news"
+
+
+def listed(sink: str) -> str:
+    return f"{sink}.listed"
+
+
+def table(sink: str, what: str) -> str:
+    """`what`: prepare, tables, swap, swap_new or discard."""
+    return f"{sink}.{what}"
+
+
+def add_alternatives(compiled: Compiled, adaptive_key: str) -> None:
+    """Append every alternative the run of `compiled` may pick; `adaptive_key`: the
+    session setting that excludes the adaptive empty-branch rule (codegen/compiler.py)."""
+    add = _adder(compiled)
+    add(ADAPTIVE_ALLOW, f"RESET {adaptive_key}",
+        "run before a statement whose plan observes nothing: Spark may then drop a branch "
+        "that ran empty; the session's setting excludes that rule again after it",
+        setting=True)
+    for stmt in compiled.statements:
+        step = stmt.step
+        if not isinstance(step, WriteStep):
+            continue
+        if step.fan_out is not None and step.fan_out.files is not None:
+            add(listed(stmt.name), f"SELECT DISTINCT `$path` AS p FROM "
+                f"{ident(step.fan_out.files)} ORDER BY p",
+                f"run after the write of {stmt.name}: the files it wrote one output for")
+        if step.format == "table":
+            for sql in T.table_prepare_statements(step):
+                add(table(stmt.name, "prepare"), sql,
+                    f"run before the write of {stmt.name}: a staging table a crashed run "
+                    "left is dropped")
+            add(table(stmt.name, "tables"), T.table_listing_sql(step),
+                f"run at the commit of {stmt.name}: whether its table exists")
+            for what, exists in (("swap", True), ("swap_new", False)):
+                for sql in T.table_swap_statements(step, exists):
+                    add(table(stmt.name, what), sql,
+                        f"run at the commit of {stmt.name} when its table "
+                        f"{'exists' if exists else 'does not exist yet'}: the staging "
+                        "table takes its name")
+            for sql in T.table_discard_statements(step):
+                add(table(stmt.name, "discard"), sql,
+                    f"run when the run fails: the staging table of {stmt.name} is dropped")
+    if any(s.kind == "fixpoint" for s in compiled.statements):
+        add(RETRACTION_NEWS, R.news_sql(),
+            "run after each retraction pass: a row when it found new triggers")
+
+
+def _adder(compiled: Compiled):
+    def add(name: str, sql: str, used: str, setting: bool = False) -> None:
+        compiled.add(Statement("alternative", None, name, sql, header=f"{name}: {used}",
+                               step=AlternativeStep(used, setting)))
+    return add
