@@ -12,7 +12,11 @@ the runner finds it by name (`Compiled.alternative`) and never builds SQL text i
   a table sink's staging table dropped before the write, the tables of its database
   listed, the staging table swapped in (over an existing table, or as a new one), the
   staging table dropped when the run fails (codegen/sink.py);
-- `retraction.news`: whether a retraction pass found new triggers (codegen/retraction.py).
+- `retraction.news`: whether a retraction pass found new triggers (codegen/retraction.py);
+- `<view>.side`: a chain's failing rows defined over the lines a write split off
+  (codegen/split_write.py), when the write split off any;
+- `<view>.clean_groups`: an aggregate's emitted rows from the clean groups its chain's
+  pass computed, when nothing is retracted before it (codegen/one_pass.py).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 from clinker_sql.codegen import retraction as R
 from clinker_sql.codegen import sink as T
 from clinker_sql.codegen.plan import Compiled, Statement
-from clinker_sql.codegen.run_plan import AlternativeStep, WriteStep
+from clinker_sql.codegen.run_plan import AlternativeStep, ViewStep, WriteStep
 from clinker_sql.codegen.templates import ident
 
 ADAPTIVE_ALLOW = "adaptive.allow"
@@ -29,6 +33,14 @@ RETRACTION_NEWS = "retraction.news"
 
 def listed(sink: str) -> str:
     return f"{sink}.listed"
+
+
+def side(view: str) -> str:
+    return f"{view}.side"
+
+
+def clean_groups(view: str) -> str:
+    return f"{view}.clean_groups"
 
 
 def table(sink: str, what: str) -> str:
@@ -44,10 +56,19 @@ def add_alternatives(compiled: Compiled, adaptive_key: str) -> None:
         "run before a statement whose plan observes nothing: Spark may then drop a branch "
         "that ran empty; the session's setting excludes that rule again after it",
         setting=True)
-    for stmt in compiled.statements:
+    for stmt in list(compiled.statements):
         step = stmt.step
+        if isinstance(step, ViewStep) and step.clean_groups is not None:
+            unless = ", ".join(step.clean_groups.unless)
+            add(clean_groups(stmt.name), step.clean_groups.define,
+                f"run in place of {stmt.name} when {unless} has no row: nothing is "
+                "retracted before it")
         if not isinstance(step, WriteStep):
             continue
+        if step.split is not None:
+            add(side(step.split.failed), step.split.define,
+                f"run after the write of {stmt.name} when it split off failing rows: "
+                f"{step.split.failed} reads them")
         if step.fan_out is not None and step.fan_out.files is not None:
             add(listed(stmt.name), f"SELECT DISTINCT `$path` AS p FROM "
                 f"{ident(step.fan_out.files)} ORDER BY p",

@@ -174,8 +174,7 @@ class _Run:
             base / s.step.staging,
             *(() if s.step.fan_out is not None else
               (outputs.temp_path(base / s.step.path),))))
-        self.views = _Views(executor, timings, str(self.files.scratch), progress,
-                            _Adaptive.of(compiled))
+        self.views = _Views(executor, timings, str(self.files.scratch), progress, compiled)
         self.views.error_views = {s.name for s in compiled.statements
                                   if isinstance(s.step, ViewStep) and s.step.counted_in}
         # codegen/written.py, empty_dlq.py
@@ -285,8 +284,8 @@ class _Run:
             elif step.format != "table":
                 self.pending.append(outputs.assemble(step, self.base))
             if step.split:  # the failing rows it split off (codegen/split_write.py)
-                self.views.sides[step.split.failed] = (
-                    step.split.define, self.pending[-1].failures)
+                define, = compiled.alternative(A.side(step.split.failed))
+                self.views.sides[step.split.failed] = (define, self.pending[-1].failures)
         if counts is None:  # no DLQ write (no dlq path)
             if self.writes_first:
                 _dlq_after_writes(self.views, self.deferred, compiled.dlq_witnessed)
@@ -586,10 +585,11 @@ class _Views:
     run) is never analyzed (~20 ms a view). Defined later, it reads the latest definition
     of each view before it, which is what redefining it again would give."""
 
-    def __init__(self, executor: Executor, timings: list, scratch: str, progress=None,
-                 allow: _Adaptive | None = None):
+    def __init__(self, executor: Executor, timings: list, scratch: str, progress,
+                 compiled: Compiled):
         self.executor, self.timings, self.scratch = executor, timings, scratch
-        self.allow = allow
+        # the compiled alternatives it runs (codegen/alternatives.py)
+        self.compiled, self.allow = compiled, _Adaptive.of(compiled)
         self.progress = progress
         self.views: dict[str, _View] = {}  # in order of first definition
         self.watched: dict[str, list[str]] = {}  # witness view -> its conditions (empty_dlq)
@@ -938,7 +938,8 @@ class _Views:
         failed finalizes as that pass counted them. A later retraction pass defines the
         view again from its statement (`_refresh`)."""
         start = time.perf_counter()
-        self.executor.execute(clean.define)
+        define, = self.compiled.alternative(A.clean_groups(view.stmt.name))
+        self.executor.execute(define)
         view.materialized = True  # over a copy: nothing it reads changes before a pass
         spec = self.views.get(clean.spec)
         if spec is not None and spec.materialized and spec.counted:

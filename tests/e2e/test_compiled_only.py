@@ -37,9 +37,6 @@ NOT_YET_COMPILED = {
     "checkpoint": "copies to the scratch folder and the views redefined over them, their "
                   "probes and empty definitions (codegen/retraction.py, executor copy / "
                   "copy_counting / keep_in_driver / empty)",
-    "side": "a chain's failing rows defined over the lines a write split off "
-            "(codegen/split_write.py, Split.define)",
-    "clean_groups": "an aggregate's clean-groups definition (codegen/one_pass.py)",
     "retraction_pass": "a retraction pass's snapshots (codegen/retraction.py "
                        "`iteration_statements`)",
     "node_not_run": "a node file's statement the run never executes: a view kept for "

@@ -5,6 +5,7 @@ an executor that answers the table listing (the Thrift tests run them on a serve
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -79,3 +80,25 @@ def test_the_alternatives_come_after_the_run_own_statements(compiled):
     kinds = [s.kind for s in compiled.statements]
     first = kinds.index("alternative")
     assert set(kinds[first:]) == {"alternative"}
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+@pytest.mark.parametrize("example, kind", [("employee_tiers", "side"),
+                                           ("retract_orders", "clean_groups")])
+def test_the_other_forms_of_a_view_are_compiled(example, kind):
+    """A split write's failing rows and an aggregate's clean groups: the runner defines
+    the view by these compiled statements, not by the text its step carries."""
+    folder = EXAMPLES / example
+    compiled = Project(folder / "pipeline.yaml").compile(base=folder)
+    if kind == "side":
+        split = next(s.step.split for s in compiled.statements
+                     if getattr(s.step, "split", None) is not None)
+        name, text = A.side(split.failed), split.define
+    else:
+        view = next(s for s in compiled.statements
+                    if getattr(s.step, "clean_groups", None) is not None)
+        name, text = A.clean_groups(view.name), view.step.clean_groups.define
+    assert compiled.alternative(name) == [text]
+    assert f"\n{text};\n" in _statements_of_files(compiled)
