@@ -54,8 +54,7 @@ def add_alternatives(compiled: Compiled, adaptive_key: str) -> None:
     add = _adder(compiled)
     add(ADAPTIVE_ALLOW, f"RESET {adaptive_key}",
         "run before a statement whose plan observes nothing: Spark may then drop a branch "
-        "that ran empty; the session's setting excludes that rule again after it",
-        setting=True)
+        "that ran empty; the session's setting excludes that rule again after it")
     for stmt in list(compiled.statements):
         step = stmt.step
         if isinstance(step, ViewStep) and step.clean_groups is not None:
@@ -95,7 +94,7 @@ def add_alternatives(compiled: Compiled, adaptive_key: str) -> None:
 
 
 def _adder(compiled: Compiled):
-    def add(name: str, sql: str, used: str, setting: bool = False) -> None:
+    def add(name: str, sql: str, used: str) -> None:
         compiled.add(Statement("alternative", None, name, sql, header=f"{name}: {used}",
-                               step=AlternativeStep(used, setting)))
+                               step=AlternativeStep(used)))
     return add

@@ -216,11 +216,9 @@ class FixpointStep(Step):
 @dataclass(frozen=True)
 class AlternativeStep(Step):
     """A statement the run does not reach in order: the runner runs it, by its name, when a
-    decision made at run time picks it (codegen/alternatives.py); `used` says when;
-    `setting`: a session setting (`RESET`), like the setup statements not a query."""
+    decision made at run time picks it (codegen/alternatives.py); `used` says when."""
 
     used: str = ""
-    setting: bool = False
 
 
 _BY_KIND: dict[str, type[Step]] = {
