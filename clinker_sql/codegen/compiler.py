@@ -11,6 +11,7 @@ import sqlglot
 from clinker_sql import sqlbuild as S
 from clinker_sql.codegen import shared_values
 from clinker_sql.codegen.aggregate import AggregatePlan, compile_aggregate
+from clinker_sql.codegen.alternatives import add_alternatives
 from clinker_sql.codegen.combine_chain import compile_combine
 from clinker_sql.codegen.conditions import plain_conditions
 from clinker_sql.codegen.context import Context
@@ -152,6 +153,7 @@ def _compile(p: m.Pipeline, base: Path | None) -> Compiled:
                           for (n, port), r in ctx.relations.items()}
     compiled.lineage = column_lineage(p, compiled, {s.node.name: s.columns for s in sinks})
     compiled.statements = _with_functions(compiled.statements)
+    add_alternatives(compiled, EMPTY_PROPAGATION_KEY)  # after the run's own statements
     return compiled
 
 

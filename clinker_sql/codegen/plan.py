@@ -119,7 +119,8 @@ _KIND_LAYERS: dict[str, Layer] = {"setup": "session", "function": "function"}
 
 @dataclass(frozen=True)
 class Statement:
-    # setup | function | view | checkpoint | check | write | report | written | fixpoint
+    # setup | function | view | checkpoint | check | write | report | written | fixpoint |
+    # alternative (run only when the runner picks it: codegen/alternatives.py)
     kind: str
     node: str | None
     name: str  # view or output name
@@ -170,4 +171,12 @@ class Compiled:
 
     def add(self, stmt: Statement) -> None:
         self.statements.append(stmt)
+
+    def alternative(self, name: str) -> list[str]:
+        """The texts of the compiled alternative `name`, in order (codegen/alternatives.py):
+        one statement, or the several that do one thing (a table sink's swap)."""
+        found = [s.sql for s in self.statements if s.kind == "alternative" and s.name == name]
+        if not found:
+            raise KeyError(f"no compiled alternative {name}")
+        return found
     lineage: dict[str, Any] = field(default_factory=dict)  # node -> codegen.lineage.NodeLineage

@@ -240,9 +240,17 @@ class FixpointStep(Step):
     late: tuple[str, ...] | None = None
 
 
+@dataclass(frozen=True)
+class AlternativeStep(Step):
+    """A statement the run does not reach in order: the runner runs it, by its name, when a
+    decision made at run time picks it (codegen/alternatives.py); `used` says when."""
+
+    used: str = ""
+
+
 _BY_KIND: dict[str, type[Step]] = {
     "view": ViewStep, "checkpoint": CheckpointStep, "check": CheckStep, "write": WriteStep,
-    "report": ReportStep, "fixpoint": FixpointStep,
+    "report": ReportStep, "fixpoint": FixpointStep, "alternative": AlternativeStep,
 }
 
 

@@ -14,10 +14,10 @@ from typing import Any
 
 from clinker_sql import __version__
 from clinker_sql import sqlbuild as S
+from clinker_sql.codegen import alternatives as A
 from clinker_sql.codegen import numbering
 from clinker_sql.codegen import retraction as R
-from clinker_sql.codegen import sink as T
-from clinker_sql.codegen.compiler import EMPTY_PROPAGATION_KEY, EMPTY_PROPAGATION_RULE
+from clinker_sql.codegen.compiler import EMPTY_PROPAGATION_KEY
 from clinker_sql.codegen.dlq import TRIGGERS_VIEW
 from clinker_sql.codegen.numbering import counted_total
 from clinker_sql.codegen.plan import Compiled, Statement
@@ -131,7 +131,7 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
             run.check_after_writes()
             dlq_rate.check(compiled.dlq_limits, counts, compiled.sources)
         with signals.deferred():  # a signal now waits for the commit's end
-            _swap_tables(executor, run.tables)  # before the files: a failed swap leaves them
+            _swap_tables(executor, compiled, run.tables)  # before the files: a failed swap leaves them
             outputs.commit(run.pending, run.files)
     except StatementFailed as exc:
         run.discard()
@@ -174,7 +174,7 @@ class _Run:
             base / s.step.staging,
             *(() if s.step.fan_out is not None else
               (outputs.temp_path(base / s.step.path),))))
-        self.views = _Views(executor, timings, str(self.files.scratch), progress)
+        self.views = _Views(executor, timings, str(self.files.scratch), progress, compiled)
         self.views.error_views = {s.name for s in compiled.statements
                                   if isinstance(s.step, ViewStep) and s.step.counted_in}
         # codegen/written.py, empty_dlq.py
@@ -208,7 +208,8 @@ class _Run:
             elif stmt.kind == "view":
                 self.views.pend(stmt)
             elif stmt.kind == "fixpoint":
-                _iterate(self.views, stmt)
+                news, = self.compiled.alternative(A.RETRACTION_NEWS)
+                _iterate(self.views, stmt, news)
             elif isinstance(stmt.step, CheckpointStep) and self.writes_first and \
                     stmt.step.after_writes:
                 self.deferred.append(stmt)
@@ -272,19 +273,19 @@ class _Run:
                 self.views.need([step.observe.view])
                 watched.append(self.observe(step.observe.view, dict(step.observe.counts)))
             if step.format == "table":
-                for sql in T.table_prepare_statements(step):
+                for sql in compiled.alternative(A.table(stmt.name, "prepare")):
                     executor.execute(sql)
             with self.views.adaptive(list(stmt.reads), observing=step.observe is not None):
                 _timed(executor, stmt, self.timings, self.progress)
             if step.fan_out is not None:
                 self.pending.extend(outputs.assemble_fan_out(
-                    step, self.base, self._listed(step.fan_out.files)))
+                    step, self.base, self._listed(stmt.name, step.fan_out.files)))
                 self.files.add(o.temp for o in self.pending)
             elif step.format != "table":
                 self.pending.append(outputs.assemble(step, self.base))
             if step.split:  # the failing rows it split off (codegen/split_write.py)
-                self.views.sides[step.split.failed] = (
-                    step.split.define, self.pending[-1].failures)
+                define, = compiled.alternative(A.side(step.split.failed))
+                self.views.sides[step.split.failed] = (define, self.pending[-1].failures)
         if counts is None:  # no DLQ write (no dlq path)
             if self.writes_first:
                 _dlq_after_writes(self.views, self.deferred, compiled.dlq_witnessed)
@@ -294,15 +295,14 @@ class _Run:
             counts = {**counts, **_written_counts(self.views, written, watched, compiled)}
         return counts
 
-    def _listed(self, files_view: str | None) -> list[str]:
+    def _listed(self, sink: str, files_view: str | None) -> list[str]:
         """The paths of a source's files (a few rows: one per file or split), for a sink
         writing one file per source file (codegen/sink.py, `_files_view`)."""
         if files_view is None:
             return []
         self.views.need([files_view])
-        rows = self.executor.query(f"SELECT DISTINCT `$path` AS p FROM "
-                                   f"{T.ident(files_view)} ORDER BY p")
-        return [r["p"] for r in rows]
+        sql, = self.compiled.alternative(A.listed(sink))
+        return [r["p"] for r in self.executor.query(sql)]
 
     def _report(self, report: Statement) -> dict[str, Any]:
         """The run summary's counts; a source whose rows the writes counted gets that
@@ -334,7 +334,7 @@ class _Run:
     def discard(self) -> None:
         outputs.discard(self.pending, [self.base / s.step.staging for s in self.writes
                                        if s.step.staging is not None])
-        _discard_tables(self.executor, self.tables)
+        _discard_tables(self.executor, self.compiled, self.tables)
 
 
 def _report(executor: Executor, report: Statement, timings: list) -> dict[str, Any]:
@@ -380,24 +380,42 @@ def _dlq_after_writes(views: _Views, deferred: list[Statement],
             views.checkpoint(stmt.name, failures=stmt.step.failures, stmt=stmt)
 
 
-def _swap_tables(executor: Executor, tables: list[Statement]) -> None:
-    """Table sinks: each staging table takes its target's name (codegen/sink.py)."""
+def _swap_tables(executor: Executor, compiled: Compiled, tables: list[Statement]) -> None:
+    """Table sinks: each staging table takes its target's name (codegen/sink.py), by the
+    compiled swap for a table that exists or for a new one."""
     for stmt in tables:
         target = stmt.step.table[-1].lower()
+        listing, = compiled.alternative(A.table(stmt.name, "tables"))
         exists = any(str(row.get("tableName", "")).lower() == target
                      and not row.get("isTemporary")
-                     for row in executor.query(T.table_listing_sql(stmt.step)))
-        for sql in T.table_swap_statements(stmt.step, exists):
+                     for row in executor.query(listing))
+        for sql in compiled.alternative(A.table(stmt.name, "swap" if exists else "swap_new")):
             executor.execute(sql)
 
 
-def _discard_tables(executor: Executor, tables: list[Statement]) -> None:
+def _discard_tables(executor: Executor, compiled: Compiled, tables: list[Statement]) -> None:
     for stmt in tables:
-        for sql in T.table_discard_statements(stmt.step):
+        for sql in compiled.alternative(A.table(stmt.name, "discard")):
             try:
                 executor.execute(sql)
             except Exception:  # noqa: BLE001 - best effort: the session may be gone
                 pass
+
+
+@dataclass(frozen=True)
+class _Adaptive:
+    """The compiled statements that allow Spark's adaptive empty-branch rule around a
+    statement (codegen/alternatives.py) and exclude it again (the session's setting)."""
+
+    allow: str
+    exclude: str
+
+    @staticmethod
+    def of(compiled: Compiled) -> _Adaptive:
+        allow, = compiled.alternative(A.ADAPTIVE_ALLOW)
+        exclude = next(s.sql for s in compiled.statements
+                       if s.kind == "setup" and s.name == EMPTY_PROPAGATION_KEY)
+        return _Adaptive(allow, exclude)
 
 
 class _Timings(list):
@@ -567,8 +585,11 @@ class _Views:
     run) is never analyzed (~20 ms a view). Defined later, it reads the latest definition
     of each view before it, which is what redefining it again would give."""
 
-    def __init__(self, executor: Executor, timings: list, scratch: str, progress=None):
+    def __init__(self, executor: Executor, timings: list, scratch: str, progress,
+                 compiled: Compiled):
         self.executor, self.timings, self.scratch = executor, timings, scratch
+        # the compiled alternatives it runs (codegen/alternatives.py)
+        self.compiled, self.allow = compiled, _Adaptive.of(compiled)
         self.progress = progress
         self.views: dict[str, _View] = {}  # in order of first definition
         self.watched: dict[str, list[str]] = {}  # witness view -> its conditions (empty_dlq)
@@ -760,9 +781,9 @@ class _Views:
         if observing or self._counted(reads):
             yield
             return
-        self.executor.execute(f"RESET {EMPTY_PROPAGATION_KEY}")
+        self.executor.execute(self.allow.allow)
         yield
-        self.executor.execute(f"SET {EMPTY_PROPAGATION_KEY}={EMPTY_PROPAGATION_RULE}")
+        self.executor.execute(self.allow.exclude)
 
     def _counted(self, reads: list[str]) -> set[str]:
         """The views being counted (an observation in their current definition) that a
@@ -917,7 +938,8 @@ class _Views:
         failed finalizes as that pass counted them. A later retraction pass defines the
         view again from its statement (`_refresh`)."""
         start = time.perf_counter()
-        self.executor.execute(clean.define)
+        define, = self.compiled.alternative(A.clean_groups(view.stmt.name))
+        self.executor.execute(define)
         view.materialized = True  # over a copy: nothing it reads changes before a pass
         spec = self.views.get(clean.spec)
         if spec is not None and spec.materialized and spec.counted:
@@ -1011,14 +1033,15 @@ class _Views:
                            self.empty, inline, job, self.need)
 
 
-def _iterate(views: _Views, fixpoint: Statement) -> int:
+def _iterate(views: _Views, fixpoint: Statement, news: str) -> int:
     """Repeat the pass until nothing new is retracted (codegen/retraction.py). The views
     the fixpoint statement reads (the pass's triggers) are materialized: the candidates,
     the snapshot of the triggers seen and the DLQ after the last pass read that copy
     instead of computing every error view again. A new snapshot of what is retracted
     defines again, and materializes again, every view that depends on it (`_Views`); the
     others (the source, the nodes before the retraction inputs, an aggregate's arguments)
-    keep their first definition."""
+    keep their first definition. `news`: the compiled query that finds new triggers
+    (codegen/alternatives.py)."""
     executor = views.executor
     for name in fixpoint.reads:
         views.checkpoint(name, failures=True)  # the pass's triggers
@@ -1037,7 +1060,7 @@ def _iterate(views: _Views, fixpoint: Statement) -> int:
         else:
             views.need(reads)
             with views.adaptive(reads):
-                new = executor.first(R.news_sql())
+                new = executor.first(news)
         views.timings.append({"node": None, "name": f"retraction pass {k}", "kind": "fixpoint",
                               "seconds": round(time.perf_counter() - start, 4),
                               **({"known": True} if known else {})})

@@ -14,7 +14,8 @@ from clinker_sql.project import Project
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 KINDS = {"view": P.ViewStep, "checkpoint": P.CheckpointStep, "check": P.CheckStep,
-         "write": P.WriteStep, "report": P.ReportStep, "fixpoint": P.FixpointStep}
+         "write": P.WriteStep, "report": P.ReportStep, "fixpoint": P.FixpointStep,
+         "alternative": P.AlternativeStep}
 
 
 @pytest.mark.parametrize("example", sorted(p.parent.name for p in

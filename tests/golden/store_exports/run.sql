@@ -871,3 +871,9 @@ FROM (
     `$source.row`,
     `$source.order`
 ) AS per_record;
+
+-- adaptive.allow: run before a statement whose plan observes nothing: Spark may then drop a branch that ran empty; the session's setting excludes that rule again after it
+RESET spark.sql.adaptive.optimizer.excludedRules;
+
+-- export.listed: run after the write of export: the files it wrote one output for
+SELECT DISTINCT `$path` AS p FROM `sales.files` ORDER BY p;
