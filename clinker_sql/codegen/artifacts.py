@@ -128,8 +128,9 @@ def files(compiled: Compiled) -> dict[str, str]:
                      + "".join(comment_line(line) for line in node_lineage(compiled, node))
                      + "".join(f"\n-- step {p.step}\n{p.text}" for p in group))
     out[RUN_FILE] = (comment_line(f"clinker-sql {__version__}: pipeline {compiled.pipeline}")
-                     + "-- every statement of the run, in order\n\n" +
-                     "\n".join(p.text for p in stmts))
+                     + "-- every statement of the run, in order; the alternatives a run may "
+                     "pick instead (kind `alternative`) are only in engine/, each saying when\n\n"
+                     + "\n".join(p.text for p in stmts if p.statement.kind != "alternative"))
     out[MANIFEST_FILE] = json.dumps(manifest(compiled, stmts), indent=2) + "\n"
     out[README_FILE] = readme(compiled, stmts, out)
     return out

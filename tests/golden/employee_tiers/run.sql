@@ -1,5 +1,5 @@
 -- clinker-sql 0.1.0: pipeline employee_tiers
--- every statement of the run, in order
+-- every statement of the run, in order; the alternatives a run may pick instead (kind `alternative`) are only in engine/, each saying when
 
 SET spark.sql.ansi.enabled=true;
 
@@ -1267,11 +1267,3 @@ FROM (
     `$source.row`,
     `$source.order`
 ) AS per_record;
-
--- adaptive.allow: run before a statement whose plan observes nothing: Spark may then drop a branch that ran empty; the session's setting excludes that rule again after it
-RESET spark.sql.adaptive.optimizer.excludedRules;
-
--- enrich.failed.side: run after the write of roster when it split off failing rows: enrich.failed reads them
-CREATE OR REPLACE TEMPORARY VIEW `enrich.failed` AS
-SELECT FROM_JSON(`value`, 'STRUCT<`_cxl_dlq_source_file`: STRING, `_cxl_dlq_source_name`: STRING, `_cxl_dlq_source_row`: BIGINT, `_cxl_dlq_triggering_field`: STRING, `_cxl_dlq_triggering_value`: STRING, `_cxl_dlq_error_category`: STRING, `_cxl_dlq_error_detail`: STRING, `_cxl_dlq_stage`: STRING, `_cxl_dlq_route`: STRING, `_cxl_dlq_trigger`: BOOLEAN, `$source.order`: BIGINT, `$node`: STRING, `$payload`: MAP<STRING, STRING>>') AS `$dlq`
-FROM `text`.`./out/roster.csv.clinker-staging/failures.jsonl`;

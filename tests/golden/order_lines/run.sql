@@ -1,5 +1,5 @@
 -- clinker-sql 0.1.0: pipeline order_lines
--- every statement of the run, in order
+-- every statement of the run, in order; the alternatives a run may pick instead (kind `alternative`) are only in engine/, each saying when
 
 SET spark.sql.ansi.enabled=true;
 
@@ -1168,6 +1168,3 @@ FROM (
     `$source.row`,
     `$source.order`
 ) AS per_record;
-
--- adaptive.allow: run before a statement whose plan observes nothing: Spark may then drop a branch that ran empty; the session's setting excludes that rule again after it
-RESET spark.sql.adaptive.optimizer.excludedRules;

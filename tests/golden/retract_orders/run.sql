@@ -1,5 +1,5 @@
 -- clinker-sql 0.1.0: pipeline retract_orders
--- every statement of the run, in order
+-- every statement of the run, in order; the alternatives a run may pick instead (kind `alternative`) are only in engine/, each saying when
 
 SET spark.sql.ansi.enabled=true;
 
@@ -1929,48 +1929,3 @@ FROM (
     `$source.row`,
     `$source.order`
 ) AS per_record;
-
--- adaptive.allow: run before a statement whose plan observes nothing: Spark may then drop a branch that ran empty; the session's setting excludes that rule again after it
-RESET spark.sql.adaptive.optimizer.excludedRules;
-
--- dept_totals.final.clean_groups: run in place of dept_totals.final when $pipeline.triggers_early has no row: nothing is retracted before it
-CREATE OR REPLACE TEMPORARY VIEW `dept_totals.final` AS
-SELECT
-  `region`,
-  `dept`,
-  `$agg.0` AS `total`,
-  `$agg.1` AS `largest`,
-  `$agg.2` AS `orders`,
-  '<merged>' AS `$source.name`,
-  '<merged>' AS `$source.file`,
-  CAST(`groups`.`$group.index` + 1 AS BIGINT) AS `$source.row`,
-  CAST('-1' AS BIGINT) AS `$source.order`,
-  CAST(`groups`.`$group.index` + 1 AS BIGINT) - CAST(1 AS BIGINT) AS `$ck.aggregate.dept_totals`,
-  CASE
-    WHEN COALESCE(`$agg.0.overflow`, FALSE)
-    THEN STRUCT(
-      'aggregate_finalize' AS category,
-      CONCAT(
-        'row ',
-        CAST(`$source.row` AS STRING),
-        ': ',
-        'aggregate dept_totals.sum: integer overflow'
-      ) AS detail,
-      CAST(NULL AS STRING) AS field,
-      CAST(NULL AS STRING) AS value
-    )
-  END AS `$err`,
-  `groups`.`region` AS `$key.0`,
-  `groups`.`dept` AS `$key.1`,
-  `groups`.`$group.index` AS `$group.index`
-FROM (
-  SELECT
-    *,
-    ROW_NUMBER() OVER (ORDER BY `$first`) - 1 AS `$group.index`
-  FROM `dept_totals.spec_groups`
-) AS groups
-WHERE
-  `$live`;
-
--- retraction.news: run after each retraction pass: a row when it found new triggers
-SELECT 1 AS new FROM (SELECT * FROM `$pipeline.retract_candidates` EXCEPT SELECT * FROM `$pipeline.retracted`) AS t LIMIT 1;

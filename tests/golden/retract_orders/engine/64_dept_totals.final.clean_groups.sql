@@ -12,15 +12,10 @@ SELECT
   CAST('-1' AS BIGINT) AS `$source.order`,
   CAST(`groups`.`$group.index` + 1 AS BIGINT) - CAST(1 AS BIGINT) AS `$ck.aggregate.dept_totals`,
   CASE
-    WHEN COALESCE(`$agg.0.overflow`, FALSE)
+    WHEN `$agg.0.overflow`
     THEN STRUCT(
       'aggregate_finalize' AS category,
-      CONCAT(
-        'row ',
-        CAST(`$source.row` AS STRING),
-        ': ',
-        'aggregate dept_totals.sum: integer overflow'
-      ) AS detail,
+      CONCAT('row ', CAST(`$source.row` AS STRING), ': ', 'aggregate dept_totals.sum: integer overflow') AS detail,
       CAST(NULL AS STRING) AS field,
       CAST(NULL AS STRING) AS value
     )
