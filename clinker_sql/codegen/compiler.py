@@ -9,7 +9,7 @@ from pathlib import Path
 import sqlglot
 
 from clinker_sql import sqlbuild as S
-from clinker_sql.codegen import shared_values
+from clinker_sql.codegen import run_identity, shared_values
 from clinker_sql.codegen.aggregate import AggregatePlan, compile_aggregate
 from clinker_sql.codegen.alternatives import add_alternatives
 from clinker_sql.codegen.combine_chain import compile_combine
@@ -95,6 +95,8 @@ def _compile(p: m.Pipeline, base: Path | None) -> Compiled:
     ctx.documents = _document_combines(p)
     for key, value in SESSION_SETTINGS:
         compiled.add(Statement("setup", None, key, f"SET {key}={value}"))
+    for stmt in run_identity.declarations(p):  # $pipeline.execution_id, ...
+        compiled.add(stmt)
     by_name = {n.name: n for n in p.nodes}
     retraction = needs_retraction(p)
     aggregates: list[AggregatePlan] = []

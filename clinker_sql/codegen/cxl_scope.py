@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from clinker_sql import sqlbuild as S
+from clinker_sql.codegen import run_identity
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.plan import SOURCE_FILE, SOURCE_NAME, SOURCE_ROW, Relation
 from clinker_sql.config import model as m
@@ -30,6 +31,7 @@ def scope_for(ctx: Context, relation: Relation, context: str = "transform") -> S
         ("source", "path"): (S.col(SOURCE_FILE), T.STRING),
         ("source", "row"): (S.col(SOURCE_ROW), T.INT),
     }
+    system.update(run_identity.system_scope())  # bound at run start: run_identity.py
     for var in ctx.pipeline.vars:
         system[("vars", var.name)] = (_var_literal(var), _VAR_TYPES[var.type])
     return Scope(columns=columns, system=system, context=context)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from sqlglot import exp
@@ -38,6 +39,7 @@ from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.run_plan import CheckStep
 from clinker_sql.config import model as m
 from clinker_sql.config.discovery import read_head, relative
+from clinker_sql.diagnostics import fail
 
 NOT_UTF8 = "CS109"  # bytes that do not decode as UTF-8 in a UTF-8 source
 NO_HEADER = "CS110"  # a CSV file with a header has no record at all
@@ -196,3 +198,30 @@ def _check(ctx, node: m.SourceNode, suffix: str, code: str, detail: str,
     check = exp.select(exp.alias_(S.string(detail), "detail"))
     ctx.add(Statement("check", node.name, f"{node.name}.{suffix}", S.to_sql(check),
                       header=header, step=CheckStep(code=code)))
+
+
+def json_layout(node: m.SourceNode, files: list[Path] | None) -> m.SourceConfig:
+    """A JSON source without `format:` read as its files are laid out: Clinker's reader
+    looks at each file's first byte that is not whitespace (after a BOM), `[` an array of
+    records and `{` one record per line (NDJSON; json/reader.rs `init`). Spark reads one or
+    the other for a whole scan (multiLine reads an NDJSON file's first record only), so the
+    compiler decides from the files it reads; files of both layouts are refused. Unchanged
+    when it reads none."""
+    cfg = node.config
+    if cfg.format != "json" or cfg.json.format is not None or cfg.json.record_path or not files:
+        return cfg
+    firsts = {}
+    for path in files:
+        head = read_head(path, 1 << 16) or b""
+        text = head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")
+        if text[:1] in (b"[", b"{"):
+            firsts.setdefault(text[:1], path)
+    if len(firsts) > 1:
+        raise fail("CS001", f"source '{node.name}': its files are JSON of both layouts "
+                   f"({firsts[b'['].name} an array, {firsts[b'{'].name} one record per line), "
+                   "which one Spark scan cannot read", node.loc,
+                   "split them into two sources joined by a merge")
+    if not firsts:
+        return cfg
+    layout = "array" if b"[" in firsts else "ndjson"
+    return replace(cfg, json=replace(cfg.json, format=layout))

@@ -90,6 +90,11 @@ def _cxl_sources(value: object, seen: set[int] | None = None) -> list[m.CxlSourc
     return []
 
 
+def cxl_programs(pipeline: m.Pipeline) -> list[m.CxlSource]:
+    """Every CXL program of the pipeline."""
+    return _cxl_sources(pipeline)
+
+
 def reads_source_row(pipeline: m.Pipeline) -> bool:
     """Whether a CXL program of the pipeline reads `$source.row`."""
     return any(_READS_ROW.search(c.text) for c in _cxl_sources(pipeline))

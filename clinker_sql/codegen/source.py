@@ -69,6 +69,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     discovery = ViewStep(discovery=Discovery(node.name, cfg.path_kind, tuple(cfg.paths),
                                              cfg.files.on_no_match))
     in_order = None if files is None else _read_order(cfg, files)
+    cfg = input_files.json_layout(node, in_order)  # no `format:`: as the files are laid out
+    node = replace(node, config=cfg)
     # every file has no record (0 bytes, blank lines): no rows (input_files.py)
     empty = selected != [] and input_files.all_empty(cfg, in_order)
     if selected == [] or empty:  # on_no_match warn or skip, and no file: a source of no rows

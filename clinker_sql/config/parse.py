@@ -402,7 +402,8 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         raise fail("E358", f"{what}: `split_to_rows` is declared on a `{fmt}` source, whose "
                    "reader is never handed it: it would be a silent no-op",
                    c.key_loc("split_to_rows"), "remove the block")
-    c.refuse(("exclude", "transport", "envelope", "resource",
+    _file_transport(c, what)
+    c.refuse(("exclude", "envelope", "resource",
               "modified_after", "modified_before", "min_size", "max_size"),
              "source '{key}' is not supported yet")
     c.done()
@@ -417,6 +418,26 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
                          split_values=splits, line_separator=line_sep)
     multi_value.check_source(cfg, what, c.loc, fan_out)
     return m.SourceNode(**common, config=cfg)
+
+
+def _file_transport(c: Fields, what: str) -> None:
+    """`transport:` (Clinker's SourceTransport): `file`, the default, written bare or as
+    `{kind: file}`, changes nothing and is accepted; `{kind: rest, ...}` is refused."""
+    node = c.raw("transport")
+    if node is None:
+        return
+    if isinstance(node, YScalar) and node.value == "file":
+        return
+    if isinstance(node, YMap):
+        t = Fields(node, f"transport of {what}")
+        kind = t.choice("kind", ("file", "rest"), required=True)
+        if kind == "rest":
+            raise fail("CS001", f"{what}: the rest transport is not supported by clinker-sql",
+                       c.key_loc("transport"))
+        t.done()
+        return
+    raise fail("E000", f"unknown transport of {what}; the bare scalar form only accepts "
+               "`file`", node.loc, "the rest transport is written `transport: {kind: rest, ...}`")
 
 
 def _check_record_path(path: str | None, what: str, loc: Location | None) -> None:
@@ -719,7 +740,8 @@ def _schema(node: YNode, what: str, ctx: _Ctx, layout: bool = False
         source_name = c.str("source_name")
         multiple = c.bool("multiple", False)
         fixed = fixed_width.column_layout(c, name) if layout else None
-        c.refuse(("required", "default", "coerce", "enum", "long_unique") + (
+        c.bool("long_unique")  # Clinker's in-memory storage hint: nothing to do in Spark
+        c.refuse(("required", "default", "coerce", "enum") + (
             () if layout else ("start", "width", "end", "justify", "pad")),
             "column option '{key}' is not supported yet")
         c.done()

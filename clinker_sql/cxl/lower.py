@@ -25,6 +25,20 @@ from clinker_sql.cxl.errors import CxlError
 from clinker_sql.cxl.types import CxlType
 
 
+# Clinker's built-in members that clinker-sql does not translate, with the reason
+# (cxl eval/context.rs resolve_pipeline_stable; docs pipelines/variables.md)
+_COUNTER = ("a running count of the records the run has met so far, which a SQL "
+            "statement over the whole input has no moment for")
+_UNSUPPORTED_SYSTEM = {
+    **{("pipeline", c): _COUNTER for c in ("total_count", "ok_count", "dlq_count",
+                                            "filtered_count", "distinct_count")},
+    ("source", "count"): "null on a record read mid-stream and the source's total after it "
+                         "ends, a streaming moment a SQL statement does not have",
+    ("source", "batch"): "the source's batch is not translated",
+    ("source", "ingestion_timestamp"): "the time a record was read is not translated",
+}
+
+
 @dataclass(frozen=True)
 class Fault:
     cond: exp.Expression
@@ -177,6 +191,9 @@ class Lowerer:
             sql, t = self.scope.system[key]
             return Val(sql, t)
         name = "$" + ".".join(key)
+        why = _UNSUPPORTED_SYSTEM.get(key)
+        if why is not None:
+            raise error("CS001", f"{name} is not supported by clinker-sql: {why}", e)
         if e.namespace in ("vars", "pipeline", "source"):
             raise CxlError("E203", f"unknown system variable {name}", e.pos.line, e.pos.col)
         raise error("CS001", f"{name} is not supported yet", e)

@@ -48,7 +48,7 @@ from clinker_sql.diagnostics import (
     DiagnosticError,
     fail,
 )
-from clinker_sql.runtime import dlq_rate, leftovers, outputs, signals
+from clinker_sql.runtime import dlq_rate, leftovers, outputs, run_identity, signals
 from clinker_sql.runtime.executor import Executor, StatementFailed
 
 RUN_RESULTS_VERSION = "clinker-sql/run-results/v1"
@@ -203,6 +203,7 @@ class _Run:
                 continue  # kept for review; nothing in the run reads it
             if stmt.kind in ("setup", "function"):
                 _timed(self.executor, stmt, self.timings, self.progress)
+                run_identity.bind(self.executor, stmt.step)  # $pipeline.execution_id, ...
             elif _constant_check(stmt):  # a source's header (CS105, E217): before a scan
                 self._coded_check(stmt)
             elif stmt.kind == "view":
