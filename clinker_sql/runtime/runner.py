@@ -89,8 +89,8 @@ def preflight(compiled: Compiled, base: Path, executor_keeps_tables: bool = Fals
                 not matched_files(found.kind, list(found.paths), base):
             raise fail("E216", f"source '{found.source}' discovery failed: no files "
                        f"matched {', '.join(found.paths)}",
-                       hint="check the path (relative paths resolve against the folder the "
-                            "run starts in)")
+                       hint="check the path (relative paths resolve against the pipeline "
+                            "file's folder)")
     for stmt in compiled.statements:
         step = stmt.step
         if not isinstance(step, WriteStep):
