@@ -160,7 +160,7 @@ def _typed(v, column: T.CxlType, node: m.ReshapeNode, rule: str, field: str,
         return S.cast(v.sql, T.spark_type_sql(column))
     if v.type != column:
         raise fail("CS001", f"reshape {node.name!r} rule {rule!r}: {field!r} is a {column} "
-                   f"column and its expression gives a {v.type}: not supported yet",
+                   f"column and its expression is of type {v.type}: not supported yet",
                    source.location(1, 1), "convert it in the expression")
     return v.sql
 
