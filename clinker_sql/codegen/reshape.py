@@ -16,7 +16,7 @@ A synthesized row keeps its trigger row's identity and sorts right after it (one
 `$fan` entry); Clinker emits a group's synthesized rows after all its rows, in groups of
 first-seen order: an output's row order differs when rows of groups interleave or
 `order_by` reorders them. `$meta.*` audit columns are not kept: Clinker keeps them out of
-the written rows, and a CXL reading them downstream is refused by its name check.
+the written rows, and its CXL has no `$meta` namespace to read them with (E202 here too).
 """
 
 from __future__ import annotations
