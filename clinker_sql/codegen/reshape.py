@@ -72,6 +72,11 @@ def compile_reshape(ctx: Context, node: m.ReshapeNode, upstream: Relation) -> Re
     if upstream.widened and any(r.copy_from == "none" for r in node.rules):
         raise fail("CS001", f"reshape {node.name!r}: `copy_from: none` over rows with "
                    "auto-widened columns is not supported yet", node.loc)
+    if ctx.pipeline.error_handling.strategy == "fail_fast" and _can_conflict(node):
+        raise fail("CS001", f"reshape {node.name!r}: two rules write one field, and a "
+                   "mutation conflict under strategy: fail_fast is not supported yet "
+                   "(Clinker records its DLQ entry and goes on; a fail_fast run here stops "
+                   "at its first DLQ entry)", node.loc)
     types = dict(upstream.columns)
     scope = scope_for(ctx, upstream)
     items = [(S.col(n), n) for n, _ in upstream.all_columns]
@@ -175,6 +180,11 @@ def _key(field: str, t: T.CxlType) -> exp.Expression:
     if t.kind in ("array", "map"):
         return S.cast(S.null(), "STRING")
     return c
+
+
+def _can_conflict(node: m.ReshapeNode) -> bool:
+    written = [f for r in node.rules for f in {f for f, _ in r.set}]
+    return len(written) != len(set(written))
 
 
 def _conflict(node: m.ReshapeNode) -> exp.Expression:

@@ -103,6 +103,14 @@ def test_refusals_are_cs001(text, needle):
     assert code == "CS001" and needle in message
 
 
+def test_rules_that_can_conflict_under_fail_fast_are_refused():
+    two = RULE.format(value="\"'x'\"") + "  - name: q\n    when: \"amount > 5\"\n" \
+        "    mutate:\n      set:\n        label: \"'y'\"\n"
+    code, message = _code(_text(two))  # no error_handling: fail_fast
+    assert code == "CS001" and "fail_fast" in message
+    _compile(_text(two).replace("nodes:", "error_handling:\n  strategy: continue\nnodes:"))
+
+
 def test_a_when_that_is_not_boolean_is_e200():
     code, message = _code(_text(RULE.format(value="\"'x'\"").replace(
         '"amount > 0"', '"amount"')))
