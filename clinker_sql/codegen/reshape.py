@@ -3,14 +3,15 @@ reshape_dispatch.rs).
 
 Every rule reads the rows as they arrived (no cascade): `<reshape>.rules` computes, per
 row, each rule's trigger (`when`), its `mutate.set` values and its `synthesize.overrides`
-values. `<reshape>.groups` numbers the rows of each group of `partition_by` (a blank or
-NaN key is the null group, as Clinker's partition_key) in `order_by` then arrival order,
-and finds the group's first mutation conflict (two rules writing one field of one row;
-the first in rule order, then row order, as Clinker's loop breaks on it). The output is
-the rows of the groups without a conflict: each row with its trigger rules' writes, then
-(UNION ALL) one row per trigger row and synthesizing rule, a single explode of the rules
-that fired on it. A group with a conflict leaves nothing: one `mutation_conflict` DLQ
-entry names the colliding row.
+values. When two rules write one field (a conflict is possible), `<reshape>.groups`
+numbers the rows of each group of `partition_by` (a blank or NaN key is the null group, as
+Clinker's partition_key) in `order_by` then arrival order, and finds the group's first
+mutation conflict (two rules writing one field of one row; the first in rule order, then
+row order, as Clinker's loop breaks on it); otherwise no row depends on its group and there
+is no such view. The output is the rows of the groups without a conflict: each row with
+its trigger rules' writes, then (UNION ALL) one row per trigger row and synthesizing rule,
+a single explode of the rules that fired on it. A group with a conflict leaves nothing: one
+`mutation_conflict` DLQ entry names the colliding row.
 
 A synthesized row keeps its trigger row's identity and sorts right after it (one more
 `$fan` entry); Clinker emits a group's synthesized rows after all its rows, in groups of
@@ -113,6 +114,8 @@ def compile_reshape(ctx: Context, node: m.ReshapeNode, upstream: Relation) -> Re
             header=f"reshape {node.name}: a rule expression that fails on a row stops the run",
             step=CheckStep(code="CS140")))
 
+    if not _can_conflict(node):  # no group is rolled back: the rows need no grouping
+        return _output(ctx, node, upstream, rules_view, conflicts=False)
     keys = [_key(k, types[k]) for k in node.partition_by]
     groups_view = ctx.view(node.name, "groups")
     order = [exp.Ordered(this=S.col(k.field), desc=k.desc, nulls_first=False)
@@ -132,7 +135,7 @@ def compile_reshape(ctx: Context, node: m.ReshapeNode, upstream: Relation) -> Re
                "each row's place in its group and the group's first mutation conflict",
         layer=NODE_LAYER))
 
-    relation = _output(ctx, node, upstream, groups_view)
+    relation = _output(ctx, node, upstream, groups_view, conflicts=True)
     _errors(ctx, node, upstream, groups_view)
     return relation
 
@@ -210,8 +213,10 @@ def _conflict(node: m.ReshapeNode) -> exp.Expression:
     return S.case(whens)
 
 
-def _output(ctx: Context, node: m.ReshapeNode, upstream: Relation, groups: str) -> Relation:
-    clean = S.is_null(S.col(FIRST))
+def _output(ctx: Context, node: m.ReshapeNode, upstream: Relation, groups: str,
+            conflicts: bool) -> Relation:
+    """`groups`: the rules view when no two rules write one field (`conflicts` False)."""
+    clean = S.is_null(S.col(FIRST)) if conflicts else None
     fan = S.col(FAN) if upstream.fan else S.cast(S.fn("array"), "ARRAY<INT>")
     kept = []
     for name, _ in upstream.columns:
@@ -221,7 +226,9 @@ def _output(ctx: Context, node: m.ReshapeNode, upstream: Relation, groups: str) 
     hidden = [n for n, _ in upstream.hidden if n != FAN]
     rows = exp.select(*[e.as_(n) for e, n in kept], *[S.col(h) for h in hidden],
                       S.fn("concat", fan, S.fn("array", S.cast(S.small_int(0), "INT"))).as_(FAN)).from_(
-        S.table(groups)).where(clean)
+        S.table(groups))
+    if clean is not None:
+        rows = rows.where(clean)
     synth = [(i, r) for i, r in enumerate(node.rules) if r.copy_from is not None]
     query: exp.Expression = rows
     if synth:

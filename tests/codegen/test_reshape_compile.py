@@ -64,11 +64,22 @@ def _code(text: str) -> tuple[str, str]:
     return d.code, d.message
 
 
-def test_the_node_file_holds_the_rules_groups_and_output_views():
-    compiled = _compile(_text(RULE.format(value="\"'x'\"")))
-    names = [s.name for s in compiled.statements if s.node == "rs"]
-    assert {"rs.rules", "rs.groups", "rs", "rs.errors"} <= set(names)
+CONFLICTING = RULE.format(value="\"'x'\"") + "  - name: q\n    when: \"amount > 5\"\n" \
+    "    mutate:\n      set:\n        label: \"'y'\"\n"
+CONTINUE = ("nodes:", "error_handling:\n  strategy: continue\nnodes:")
+
+
+def test_rules_that_can_conflict_get_the_groups_and_errors_views():
+    compiled = _compile(_text(CONFLICTING).replace(*CONTINUE))
+    names = {s.name for s in compiled.statements if s.node == "rs"}
+    assert {"rs.rules", "rs.groups", "rs", "rs.errors"} <= names
     assert not any(s.kind == "check" and s.node == "rs" for s in compiled.statements)
+
+
+def test_rules_that_cannot_conflict_need_no_grouping():
+    compiled = _compile(_text(RULE.format(value="\"'x'\"")))
+    names = {s.name for s in compiled.statements if s.node == "rs"}
+    assert {"rs.rules", "rs"} <= names and not {"rs.groups", "rs.errors"} & names
 
 
 def test_a_rule_expression_that_can_fail_gets_a_stopping_check():
@@ -104,11 +115,8 @@ def test_refusals_are_cs001(text, needle):
 
 
 def test_rules_that_can_conflict_under_fail_fast_are_refused():
-    two = RULE.format(value="\"'x'\"") + "  - name: q\n    when: \"amount > 5\"\n" \
-        "    mutate:\n      set:\n        label: \"'y'\"\n"
-    code, message = _code(_text(two))  # no error_handling: fail_fast
+    code, message = _code(_text(CONFLICTING))  # no error_handling: fail_fast
     assert code == "CS001" and "fail_fast" in message
-    _compile(_text(two).replace("nodes:", "error_handling:\n  strategy: continue\nnodes:"))
 
 
 def test_a_when_that_is_not_boolean_is_e200():
