@@ -276,6 +276,10 @@ CODES: dict[str, CodeInfo] = _codes(
              hint="remove one of the imports or references in the chain shown"),
     CodeInfo("CS133", "the CXL modules a pipeline imports exceed Clinker's bounds (64 "
              "modules, import depth 32, 1 MiB a file, 16 MiB in all)"),
+    CodeInfo("CS140", "a reshape rule's expression (when, mutate.set, overrides) failed on "
+             "a row: the run stops, whatever the strategy (Clinker's internal error in "
+             "reshape)", EXIT_EVAL,
+             hint="guard the expression (a checked conversion, a test before dividing)"),
     CodeInfo("CS134", "a --var override names no var in pipeline.vars, or its value does "
              "not read as the var's declared type",
              hint="write --var name=value for a declared var, e.g. --var cutoff=2024-01-31"),

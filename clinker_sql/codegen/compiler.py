@@ -24,6 +24,7 @@ from clinker_sql.codegen.materialize import plan_checkpoints
 from clinker_sql.codegen.plan import Compiled, Relation, Statement
 from clinker_sql.codegen.prune import mark_unread
 from clinker_sql.codegen.records_copy import drop_row_wise_copies
+from clinker_sql.codegen.reshape import compile_reshape
 from clinker_sql.codegen.retraction import hoist, needs_retraction
 from clinker_sql.codegen.route import compile_merge, compile_route
 from clinker_sql.codegen.run_plan import DlqLimits, RateLimit, ViewStep, WriteStep
@@ -115,6 +116,9 @@ def _compile(p: m.Pipeline, base: Path | None) -> Compiled:
             compile_route(ctx, node, _input(ctx, node, node.input, by_name))
         elif isinstance(node, m.CullNode):
             compile_cull(ctx, node, _input(ctx, node, node.input, by_name))
+        elif isinstance(node, m.ReshapeNode):
+            upstream = _input(ctx, node, node.input, by_name)
+            ctx.relations[(node.name, None)] = compile_reshape(ctx, node, upstream)
         elif isinstance(node, m.MergeNode):
             inputs = [_input(ctx, node, ref, by_name) for ref in node.merge_inputs]
             ctx.relations[(node.name, None)] = compile_merge(ctx, node, inputs)

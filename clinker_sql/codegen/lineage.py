@@ -20,7 +20,7 @@ from clinker_sql.config import model as m
 from clinker_sql.config.checks import resolve_port
 from clinker_sql.cxl import ast as a
 from clinker_sql.cxl.lexer import tokenize
-from clinker_sql.cxl.parser import parse_program
+from clinker_sql.cxl.parser import parse_expression, parse_program
 from clinker_sql.diagnostics import fail
 
 
@@ -320,6 +320,31 @@ def _cull(p: m.Pipeline, node: m.CullNode, compiled: Any) -> NodeLineage:
                        tuple(_passthrough(key, _columns(compiled, node.name))), rules)
 
 
+def _reshape(p: m.Pipeline, node: m.ReshapeNode, compiled: Any) -> NodeLineage:
+    """A column a rule writes (`mutate.set`, an override) reads what its expressions and
+    their rules' `when` read; the others pass through."""
+    key = input_key(p, node, node.input)
+    out = []
+    for name, type_ in _columns(compiled, node.name):
+        parts, refs = [], _Refs()
+        for rule in node.rules:
+            for what, pairs in (("set", rule.set), ("synthesize", rule.overrides)):
+                for field_, source in pairs:
+                    if field_ == name:
+                        parts.append(f"{rule.name}: {what} {one_line(source.text)} when "
+                                     f"{one_line(rule.when.text)}")
+                        for text in (source.text, rule.when.text):
+                            _refs(parse_expression(text), {}, set(), out=refs)
+        if not parts:
+            out.append(ColumnLineage(name, type_, reads=((key, name),)))
+            continue
+        reads = [(key, name)] + [(key, f) for f in refs.fields]
+        out.append(ColumnLineage(name, type_, "; ".join(parts), (),
+                                 tuple(dict.fromkeys(reads)), tuple(refs.system)))
+    rules = tuple(f"{r.name}: when {one_line(r.when.text)}" for r in node.rules)
+    return NodeLineage(node.name, node.kind, (key,), tuple(out), rules)
+
+
 def _merge(p: m.Pipeline, node: m.MergeNode, compiled: Any) -> NodeLineage:
     keys = tuple(input_key(p, node, ref) for ref in node.merge_inputs)
     out = [ColumnLineage(n, t, reads=tuple((k, n) for k in keys))
@@ -353,6 +378,8 @@ def column_lineage(p: m.Pipeline, compiled: Any,
             out[node.name] = _cull(p, node, compiled)
         elif isinstance(node, m.MergeNode):
             out[node.name] = _merge(p, node, compiled)
+        elif isinstance(node, m.ReshapeNode):
+            out[node.name] = _reshape(p, node, compiled)
         elif isinstance(node, m.SinkNode) and node.name in sink_columns:
             out[node.name] = _sink(p, node, sink_columns[node.name])
     return out

@@ -341,6 +341,21 @@ class CullNode(Node):
 
 
 @dataclass(frozen=True)
+class ReshapeNode(Node):
+    """Per-group mutation and synthesis (Clinker's ReshapeBody): the rows of a group of
+    `partition_by`, ordered by `order_by`, meet each rule (config/reshape.py,
+    ReshapeRule) and a trigger row is rewritten and/or has a row derived from it."""
+    input: Ref = None  # type: ignore[assignment]
+    partition_by: tuple[str, ...] = ()
+    order_by: tuple[SortKey, ...] = ()
+    rules: tuple[Any, ...] = ()  # config/reshape.py ReshapeRule, in declaration order
+
+    @property
+    def inputs(self) -> tuple[Ref, ...]:
+        return (self.input,)
+
+
+@dataclass(frozen=True)
 class MergeNode(Node):
     merge_inputs: tuple[Ref, ...] = ()
 

@@ -18,6 +18,7 @@ from clinker_sql.config.checks import check_path, check_regular, check_symlink, 
 from clinker_sql.config.fields import Fields, type_name
 from clinker_sql.config.limits import check_name
 from clinker_sql.config.overlay_ops import apply_ops
+from clinker_sql.config.reshape import parse_reshape
 from clinker_sql.config.yamlnodes import YMap, YNode, YScalar, YSeq, load_yaml
 from clinker_sql.diagnostics import Diagnostic, DiagnosticError, Location, fail
 
@@ -297,7 +298,7 @@ def _node(node: YNode, ctx: _Ctx) -> m.Node:
     what = f"{kind} node '{name}'"
     common = dict(name=name, kind=kind, loc=f.loc, description=f.str("description"))
     f.raw("_notes")
-    if kind in ("reshape", "envelope", "composition"):  # a composition left: not expanded
+    if kind in ("envelope", "composition"):  # a composition left: not expanded
         for key in list(f.node.entries):
             f.raw(key)
         raise fail("CS001", f"{kind} nodes are not supported by clinker-sql yet", kind_node.loc)
@@ -1157,6 +1158,12 @@ def _mapping(node: YNode) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+def _reshape(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
+    """A reshape (Clinker's ReshapeBody), read by config/reshape.py."""
+    return parse_reshape(f, what, common, _single_input(f, what),
+                         lambda node, w: cxl_source(node, w, ctx), sort_keys)
+
+
 _BUILDERS = {"source": _source, "transform": _transform, "aggregate": _aggregate,
              "route": _route, "merge": _merge, "combine": _combine, "sink": _sink,
-             "cull": _cull}
+             "cull": _cull, "reshape": _reshape}

@@ -140,7 +140,7 @@ def test_continue_without_a_dlq_compiles_and_writes_no_dlq_file():
 
 
 def test_unsupported_nodes_are_refused_not_mistranslated():
-    d = diagnose(GOOD.replace("type: transform", "type: reshape"))
+    d = diagnose(GOOD.replace("type: transform", "type: envelope"))
     assert d.code == "CS001"
 
 
