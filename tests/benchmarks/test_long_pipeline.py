@@ -90,7 +90,10 @@ def test_200_node_pipeline_compiles_fast_without_java(tmp_path, monkeypatch):
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     # The goal is 2 s; the bound is generous for a loaded CI machine (it is a smoke
     # bound: CPU time of this process, so that other processes on the machine count less).
-    assert cpu < 4.0, f"compiling 200 nodes took {cpu:.2f} s of CPU ({wall:.2f} s wall)"
+    # A transform is two statements since its node view and its fault view were split
+    # (codegen/node_view.py), 815 statements here instead of 631: the bound moved with
+    # them, from 4 s to 5 s; benchmarks/ tracks the compile time itself.
+    assert cpu < 5.0, f"compiling 200 nodes took {cpu:.2f} s of CPU ({wall:.2f} s wall)"
     assert any(s.kind == "checkpoint" and s.node for s in compiled.statements)
     assert local._session is session  # compiling never starts Spark
 
