@@ -21,7 +21,8 @@ from sqlglot import exp
 def plain_conditions(tree: exp.Expression) -> exp.Expression:
     """`tree` with every deciding condition's `COALESCE(c, FALSE)` read as `c`."""
     for node in list(tree.walk()):
-        if isinstance(node, exp.Coalesce) and _literal(node.this):
+        if isinstance(node, exp.Coalesce) and _literal(node.this) and \
+                node.find_ancestor(exp.Hint) is None:  # `/*+ COALESCE(1) */` is a hint
             # `COALESCE(2, 0)` (a default for an argument given as a literal) is the literal
             node.replace(node.this)
         elif isinstance(node, exp.Case) and _simple(node) is not None:

@@ -1,6 +1,6 @@
 -- sink margins_parquet: write parquet to ./out/margins.parquet (sorted in one partition, chosen for speed: no sampling pass; its arrival order packed into one BIGINT first, codegen/sort_key.py)
 INSERT OVERWRITE DIRECTORY './out/margins.parquet.clinker-staging' USING parquet
-SELECT /*+ 1 */
+SELECT /*+ COALESCE(1) */
   `sku`,
   `price`,
   `cost`,
