@@ -58,6 +58,12 @@ COLUMNS = _entries([
     ("$payload.<column>", "a failing record's column, as the DLQ writes it"),
     ("$payload", "a failing record's columns as text, in its DLQ entry"),
     ("$layout", "which column layout a DLQ entry is written with"),
+    ("$line_bytes", "fixed-width source: a line's length in bytes, for the truncation check"),
+    ("$set.<n>.<column>", "reshape: the value rule n's `mutate.set` gives a column"),
+    ("$override.<n>.<column>", "reshape: the value rule n's `synthesize` gives a column"),
+    ("$rule", "reshape: the rule a row was synthesized by (none: the row as rewritten)"),
+    ("$first_conflict", "reshape: the group's first mutation conflict, in Clinker's order"),
+    ("$conflict", "reshape: two rules of one group writing one field (the group rolls back)"),
     ("$file_layout", "the one layout every DLQ entry shares (null: mixed layouts)"),
     ("$fields", "a DLQ line's fixed cells, already CSV text"),
     ("$header", "marks the DLQ file's header line, written first"),
@@ -158,6 +164,18 @@ COLUMNS = _entries([
 
 # What follows `<node>.` in a view or statement name (a node name never holds a dot).
 SUFFIXES = _entries([
+    ("<node>.failed.side", "alternative: a chain's failing rows, read back from the lines "
+     "its write split off"),
+    ("<node>.final.clean_groups", "alternative: an aggregate's rows from the chain's pass, "
+     "when nothing before it was retracted"),
+    ("<node>.listed", "alternative: the files of the source a per-file sink writes one file "
+     "for, listed"),
+    ("<node>.rules", "reshape: each row with its rules' triggers and values"),
+    ("<node>.documents", "XML source: each file read whole once, for the record-path check"),
+    ("<node>.elsewhere", "check: an XML file holds record elements outside record_path"),
+    ("<node>.repeats", "check: an XML record repeats a field not declared `multiple`"),
+    ("<node>.malformed", "check: a fixed-width line ending inside a field, or a field that "
+     "does not parse, stops the run (CS111)"),
     ("<node>.scan", "source: its files read as text"),
     ("<node>.split", "source: the rows as text, with their split; sink: its records and the "
      "failures before it"),
@@ -219,6 +237,9 @@ STATEMENTS = _entries([
     ("continue_without_dlq", "check: with no DLQ, a rejected source row stops the run"),
     ("type_error_threshold", "check: too large a share of rejected source rows stops the run"),
     ("retraction", "the runner's retraction passes"),
+    ("retraction.news", "alternative: whether a retraction pass found new failures"),
+    ("adaptive.allow", "alternative: allows Spark's empty-branch rule again for a statement "
+     "that observes nothing (session.sql excludes it)"),
 ])
 
 

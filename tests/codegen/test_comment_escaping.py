@@ -175,7 +175,9 @@ def _check_compiled(compiled) -> list[str]:
     problems = []
     for name, count in runs.items():
         problems += _problems(name, contents[name], count)
-    problems += _problems("run.sql", contents["run.sql"], sum(runs.values()))
+    in_run = sum(int(not at.statement.sql.startswith("--")) for at in placed(compiled)
+                 if at.statement.kind != "alternative")  # alternatives: engine/ only
+    problems += _problems("run.sql", contents["run.sql"], in_run)
     return problems + check_readme(contents["README.md"])
 
 

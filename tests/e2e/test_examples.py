@@ -89,8 +89,9 @@ def test_store_exports(tmp_path):
     assert_csv_columns(work / "out" / "dlq.csv", expected / "dlq.csv")
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.iterdir()
-                                        if (p / "README.md").is_file()))
+@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.iterdir()  # one pipeline
+                                        if (p / "README.md").is_file()
+                                        and (p / "pipeline.yaml").is_file()))
 def test_sql_shown_in_an_example_readme_is_what_compile_writes(name, tmp_path):
     """An example's README quotes compiled views: each ```sql block must appear verbatim
     in a file `clinker-sql compile` writes (recompile and paste when the SQL changes)."""
@@ -107,7 +108,8 @@ def test_sql_shown_in_an_example_readme_is_what_compile_writes(name, tmp_path):
         assert any(block in c for c in compiled), block.splitlines()[0]
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir()))
+@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.iterdir()
+                                        if (p / "pipeline.yaml").is_file()))
 def test_compile_is_deterministic_and_needs_no_java(name, tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "JAVA_HOME"}
     env["PATH"] = os.path.dirname(sys.executable)  # no `java` on PATH
