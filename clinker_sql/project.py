@@ -49,7 +49,7 @@ class Project:
     def base(self) -> Path:
         """The folder the pipeline's relative paths resolve against: its file's folder,
         as in Clinker (a run from another folder reads and writes the same files)."""
-        return Path(self.pipeline_file).parent
+        return Path(self.pipeline_file).absolute().parent
 
     def load(self) -> Pipeline:
         if self.preloaded is not None:

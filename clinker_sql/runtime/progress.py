@@ -104,10 +104,10 @@ class RunProgress:
         if self._ticker is not None:
             self._ticker.join(timeout=1)
 
-    def event(self, name: str, **fields: Any) -> dict[str, Any]:
-        """Record an event (and print it as a JSON line in `json` mode)."""
+    def event(self, kind: str, /, **fields: Any) -> dict[str, Any]:
+        """Record an event of `kind` (and print it as a JSON line in `json` mode)."""
         entry = {"ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + "Z",
-                 "event": name, **fields}
+                 "event": kind, **fields}
         self.events.append(entry)
         if self.mode == "json":
             self.stream.write(json.dumps(entry, ensure_ascii=False) + "\n")
