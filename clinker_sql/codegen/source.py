@@ -96,7 +96,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
             options=Sql(", ".join(f"{k} {literal(v)}" for k, v in _options(read)))),
             header=f"source {node.name}: read {cfg.format} as text" + (
                 f" (files: {len(selected)} of its matches)" if selected else ""),
-            step=discovery))
+            step=replace(discovery, scan_columns=("value",)) if cfg.format == "fixed_width"
+            else discovery))
 
     physical = _physical(cfg)
     if cfg.format == "xml":

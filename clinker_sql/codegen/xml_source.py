@@ -31,7 +31,7 @@ from sqlglot import exp
 from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.plan import Statement
-from clinker_sql.codegen.run_plan import CheckStep
+from clinker_sql.codegen.run_plan import CheckStep, ViewStep
 from clinker_sql.codegen.templates import Sql, ident, literal, render, sql
 from clinker_sql.config import model as m
 from clinker_sql.diagnostics import fail
@@ -244,7 +244,8 @@ def compile_path_check(ctx: Context, node: m.SourceNode, path: str) -> None:
     ctx.add(Statement("view", node.name, docs, render(
         "source_xml_documents.sql.j2", view=ident(docs), options=Sql(", ".join(
             f"{k} {literal(v)}" for k, v in (("path", path), ("wholetext", "true"))))),
-        header=f"source {node.name}: its files, each as one text (the record_path check)"))
+        header=f"source {node.name}: its files, each as one text (the record_path check)",
+        step=ViewStep(scan_columns=("value",))))
     steps = (cfg.xml.record_path or "").split("/")
     counts = [S.fn("xpath_int", S.col("value"), S.string(_count(steps, a)))
               for a in (True, False)]
