@@ -86,7 +86,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
             raw, read, dict(_options(read))["path"]),
             header=f"source {node.name}: read the xml elements "
                    f"{xml_source.record_tag(cfg)} (record_path {cfg.xml.record_path}) as text"
-            + (f" (files: {len(selected)} of its matches)" if selected else ""), step=discovery))
+            + (f" (files: {len(selected)} of its matches)" if selected else ""),
+            step=replace(discovery, scan_columns=xml_source.scan_names(cfg))))
         xml_source.compile_path_check(ctx, node, dict(_options(read))["path"])
         xml_source.compile_repeat_check(ctx, node, raw)
     else:

@@ -119,6 +119,13 @@ def _element_type(prefix: str, node: tuple[list[str], dict]) -> exp.DataType:
     return exp.DataType(this=exp.DataType.Type.ARRAY, expressions=[struct], nested=True)
 
 
+def scan_names(cfg: m.SourceConfig) -> tuple[str, ...]:
+    """The scan view's columns: the attributes (prefixed) and the top-level elements."""
+    prefix = _prefix(cfg)
+    attrs, tree = _shape(cfg)
+    return tuple(prefix + a for a in attrs) + tuple(tree)
+
+
 def scan(view: str, cfg: m.SourceConfig, path: str) -> str:
     """The scan view: the record elements with the declared fields' shape."""
     prefix = _prefix(cfg)
