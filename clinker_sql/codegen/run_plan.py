@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from clinker_sql.config.model import FileFilters
+
 
 @dataclass(frozen=True)
 class Counted:
@@ -26,6 +28,7 @@ class Discovery:
     kind: str
     paths: tuple[str, ...]
     on_no_match: str
+    filters: FileFilters | None = None  # the files it keeps (None: all that match)
 
 
 @dataclass(frozen=True)

@@ -235,8 +235,8 @@ def _pipeline_paths(p: m.Pipeline) -> Iterator[tuple[str, str, Location | None]]
     """Every file path the pipeline names, with what it is and where: source matchers,
     sink paths (a fan-out's template too), the DLQ paths."""
     for node in p.nodes:
-        if isinstance(node, m.SourceNode):
-            for raw in node.config.paths:
+        if isinstance(node, m.SourceNode) and node.config.path_kind != "regex":
+            for raw in node.config.paths:  # (a regex is matched under the pipeline folder)
                 yield raw, f"source '{node.name}'", node.loc
         elif isinstance(node, m.SinkNode) and not node.config.table:
             cfg = node.config
@@ -267,7 +267,7 @@ def _check_paths(p: m.Pipeline, base: Path | None) -> None:
     for raw, what, loc in _pipeline_paths(p):
         check_symlink(raw, what, loc, base, allow)
     for node in p.nodes:
-        if isinstance(node, m.SourceNode) and node.config.path_kind != "glob":
+        if isinstance(node, m.SourceNode) and node.config.path_kind not in ("glob", "regex"):
             for raw in node.config.paths:
                 check_regular(os.path.join(base, raw), f"source '{node.name}'", raw,
                                node.loc)

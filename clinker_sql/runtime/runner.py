@@ -86,7 +86,7 @@ def preflight(compiled: Compiled, base: Path, executor_keeps_tables: bool = Fals
         found = stmt.step.discovery if isinstance(stmt.step, ViewStep) else None
         if found and found.on_no_match == "error" and \
                 checkable(found.kind, list(found.paths)) and \
-                not matched_files(found.kind, list(found.paths), base):
+                not matched_files(found.kind, list(found.paths), base, found.filters):
             raise fail("E216", f"source '{found.source}' discovery failed: no files "
                        f"matched {', '.join(found.paths)}",
                        hint="check the path (relative paths resolve against the pipeline "
