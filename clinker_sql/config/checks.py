@@ -107,11 +107,6 @@ def _check_then_refuse(p: m.Pipeline) -> None:
                        f"document` and source '{keyed.name}' a correlation_key; the two "
                        "rejections cannot share one writer boundary",
                        document.config.document_dlq)
-    dlq = p.error_handling.dlq
-    for src, limit in dlq.per_source if dlq is not None else ():
-        if limit.path:
-            raise fail("CS001", f"error_handling.dlq.per_source.{src}.path (a DLQ file per "
-                       "source) is not supported yet", limit.loc)
 
 
 def _widened(ref: m.Ref, by_name: dict[str, m.Node]) -> tuple[str, bool] | None:
@@ -315,6 +310,9 @@ def _check_outputs(p: m.Pipeline) -> None:
     dlq = p.error_handling.dlq
     if dlq is not None and dlq.path:
         seen[_norm(dlq.path)] = "the DLQ"
+    for src, limit in dlq.per_source if dlq is not None else ():
+        if limit.path:
+            seen[_norm(limit.path)] = f"the DLQ of source '{src}'"
     for node in p.nodes:
         if isinstance(node, m.SinkNode):
             cfg = node.config

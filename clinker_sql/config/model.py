@@ -420,7 +420,7 @@ class DlqLimit:
     """A DLQ rate ceiling: `max_rate` of the rows read, once `min_records` were read."""
     max_rate: float | None = None
     min_records: int | None = None  # None: the pipeline-wide value (default 100)
-    path: str | None = None  # per source only: its own DLQ file (refused, CS001)
+    path: str | None = None  # per source only: its own DLQ file (codegen/dlq.py)
     loc: Location | None = None
 
 

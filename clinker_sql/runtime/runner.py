@@ -266,7 +266,7 @@ class _Run:
                 if self.writes_first:
                     _dlq_after_writes(self.views, self.deferred, compiled.dlq_witnessed)
                 counts = self._report(report)
-            if step.dlq and not _dlq_has_entries(counts):
+            if step.dlq and not _dlq_has_entries(counts, step):
                 continue
             self.views.need(stmt.reads)
             self.views.settle(list(stmt.reads))  # before the write's own counts
@@ -1101,10 +1101,15 @@ def _written_counts(views: _Views, stmt: Statement, watched: list, compiled: Com
     return out
 
 
-def _dlq_has_entries(counts: dict[str, Any]) -> bool:
-    """Whether the DLQ write runs: Clinker writes no DLQ file without entries (the one
-    write lays out its columns from the entries itself, codegen/dlq.py::_dlq_write)."""
-    return bool(counts.get("dlq"))
+def _dlq_has_entries(counts: dict[str, Any], step: WriteStep) -> bool:
+    """Whether a DLQ write runs: Clinker writes no DLQ file without entries (each write
+    lays out its columns from its entries itself, codegen/dlq.py::_dlq_write); a file of
+    some sources' entries (`per_source.<s>.path`) counts theirs."""
+    def of(sources: tuple[str, ...]) -> int:
+        return sum(int(counts.get(f"dlq:{s}") or 0) for s in sources)
+    if step.dlq_only:
+        return of(step.dlq_only) > 0
+    return int(counts.get("dlq") or 0) - of(step.dlq_except) > 0
 
 
 def _timed(executor: Executor, stmt: Statement, timings: list, progress) -> None:
