@@ -142,7 +142,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
                                "rows and every consumer of the source would parse them again)"),
                     step=CheckpointStep(optional=_whole_files(cfg))))  # kept if read often
     counted = ViewStep(observed=rows)
-    if numbering.lazy(ctx.pipeline, cfg, _whole_files(cfg)):
+    if ctx.pipeline.preview_rows is None and numbering.lazy(ctx.pipeline, cfg,
+                                                            _whole_files(cfg)):
         _positions(ctx, node, order, file_expr, scan_columns)
         counted = replace(counted, files=ctx.view(node.name, "files"))
     else:
@@ -327,7 +328,11 @@ def _numbers(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expres
     args = dict(view=ident(rows), split=ident(split), offsets=ident(offsets),
                 scan_columns=scan_columns, source_name=sql(S.string(node.name)),
                 source_order=sql(S.bigint(order)))
+    preview = ctx.pipeline.preview_rows
     if node.config.sort_order:  # arrival order != file order (codegen/source_order.py)
+        if preview is not None:
+            raise fail("CS001", f"source '{node.name}': a preview (run --dry-run -n) of a "
+                       "source with a sort_order is not supported", node.loc)
         ctx.add(Statement("view", node.name, rows, render(
             "source_rows_sorted.sql.j2", **args, **source_order.rows_args(node.config, extra)),
             header=f"source {node.name}: stamp $source.row in its sort_order within each "
@@ -335,6 +340,18 @@ def _numbers(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expres
         ctx.sorted_rows[node.name] = (order, rows)
         if node.config.on_unsorted == "error":
             source_order.compile_unsorted_check(ctx, node, rows)
+        return
+    if preview is not None:  # the rows numbered, then the first N of them
+        every = ctx.view(node.name, "rows_all")
+        ctx.add(Statement("view", node.name, every, render(
+            "source_rows.sql.j2", **{**args, "view": ident(every)}),
+            header=f"source {node.name}: stamp $source.row"))
+        first = exp.select(exp.Star()).from_(S.table(every)).where(
+            exp.LTE(this=S.col(SOURCE_ROW), expression=S.bigint(preview)))
+        ctx.add(Statement("view", node.name, rows, f"CREATE OR REPLACE TEMPORARY VIEW "
+                          f"{ident(rows)} AS {sql(first)}",
+                          header=f"source {node.name}: its first {preview} records only "
+                                 "(a preview: run --dry-run -n)"))
         return
     ctx.add(Statement("view", node.name, rows, render("source_rows.sql.j2", **args),
                       header=f"source {node.name}: stamp $source.row"))

@@ -479,6 +479,8 @@ class Pipeline:
     # `--rules-path` when given, else `pipeline.rules_path` (cxl/modules.py)
     rules_path: str | None = None
     ports: tuple[PortBinding, ...] = ()  # composition input ports, after expansion
+    # `run --dry-run -n N`: each source reads its first N records only (codegen/source.py)
+    preview_rows: int | None = None
 
     def node(self, name: str) -> Node:
         for n in self.nodes:
