@@ -269,6 +269,16 @@ def validate_cmd(pipeline: Path, select: tuple[str, ...], allow_absolute: bool,
               type=click.Choice(["text", "json", "dot", "mermaid"]),
               help="Print the plan (as `clinker-sql explain PIPELINE`) and exit without "
                    "running; FORMAT is text (default), json, dot or mermaid.")
+@click.option("--dry-run", "dry_run", is_flag=True,
+              help="Check the pipeline without processing data (as `validate`); with -n, "
+                   "a preview instead: run it on each source's first N records and print "
+                   "its outputs, writing nothing.")
+@click.option("-n", "--dry-run-n", "dry_run_n", type=click.IntRange(min=1), metavar="N",
+              help="With --dry-run: read only the first N records of each source and print "
+                   "every output to standard output (no file, no DLQ written).")
+@click.option("--dry-run-output", "dry_run_output", type=click.Path(dir_okay=False,
+                                                                     path_type=Path),
+              help="With -n: write the preview to this file instead of standard output.")
 @click.option("--target", "target", default="local", show_default=True,
               help="Where to run: 'local' (embedded Spark), thrift://host:port[/database] "
                    "(a Spark Thrift server), or the name of a target in the profiles file.")
@@ -292,7 +302,8 @@ def validate_cmd(pipeline: Path, select: tuple[str, ...], allow_absolute: bool,
                    "when it runs on this machine].")
 @_layer
 def run_cmd(pipeline: Path, select: tuple[str, ...], out_dir: Path, quiet: bool,
-            log_format: str, explain: str | None, target: str,
+            log_format: str, explain: str | None, dry_run: bool, dry_run_n: int | None,
+            dry_run_output: Path | None, target: str,
             profiles_dir: Path | None, profile: str | None, database: str | None, user: str | None,
             auth: str | None, password_env: str | None, statement_timeout: float | None,
             shared_filesystem: bool | None, allow_absolute: bool, **layer) -> None:
@@ -307,7 +318,18 @@ def run_cmd(pipeline: Path, select: tuple[str, ...], out_dir: Path, quiet: bool,
     3 evaluation failure under fail_fast, 4 I/O or source type failure,
     130 interrupted (SIGINT or SIGTERM), 64 a command line that does not parse."""
 
+    if dry_run_n is not None and not dry_run:
+        raise click.UsageError("-n/--dry-run-n requires --dry-run")
+    if dry_run_output is not None and dry_run_n is None:
+        raise click.UsageError("--dry-run-output requires -n/--dry-run-n")
+    if dry_run and explain is not None:
+        raise click.UsageError("--dry-run cannot be used with --explain")
+
     def body() -> None:
+        if dry_run:
+            _dry_run(pipeline, select, allow_absolute, layer, dry_run_n, dry_run_output,
+                     quiet, log_format)
+            return
         if explain is not None:
             if pipeline.is_dir():
                 raise fail("CS081", "--explain prints one pipeline's plan: give its file, "
@@ -342,6 +364,39 @@ def run_cmd(pipeline: Path, select: tuple[str, ...], out_dir: Path, quiet: bool,
         click.echo(_summary(result, log_format))
         sys.exit(result.exit_code)
     _guard(body, json_log=log_format == "json")
+
+
+def _dry_run(pipeline: Path, select: tuple[str, ...], allow_absolute: bool, layer: dict,
+             rows: int | None, output: Path | None, quiet: bool, log_format: str) -> None:
+    """`run --dry-run`: Clinker's config-only check (as `validate`); with `-n N` its
+    preview (Project.preview): the outputs of a run over each source's first N records,
+    printed to standard output (or `output`), nothing written; the summary goes to
+    standard error, as Clinker moves its log lines there when standard output carries
+    the preview."""
+    if rows is None:
+        validate_cmd.callback(pipeline=pipeline, select=select,
+                              allow_absolute=allow_absolute, **layer)
+        return
+    if pipeline.is_dir():
+        raise fail("CS081", "--dry-run -n previews one pipeline: give its file, not the "
+                   f"workspace folder {pipeline}")
+    from clinker_sql.runtime.progress import RunProgress, choose_mode
+
+    project = _project(pipeline, allow_absolute, layer=layer)
+    progress = RunProgress(sys.stderr, "json" if log_format == "json" else
+                           choose_mode(sys.stderr, quiet))
+    try:
+        if output is None:
+            result = project.preview(rows, sys.stdout, progress=progress)
+        else:
+            with open(output, "w", encoding="utf-8", newline="") as stream:
+                result = project.preview(rows, stream, progress=progress)
+    except BaseException:
+        progress.close(failed=True)
+        raise
+    progress.close()
+    click.echo(_summary(result, log_format), err=True)
+    sys.exit(result.exit_code)
 
 
 def _summary(result, log_format: str) -> str:

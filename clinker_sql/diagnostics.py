@@ -89,6 +89,13 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("E210", "source declares more than one of path/glob/regex/paths, or an "
              "aggregate body Clinker cannot extract (a scoped emit)"),
     CodeInfo("E211", "source declares none of path/glob/regex/paths"),
+    CodeInfo("E212", "a source's exclude glob is invalid"),
+    CodeInfo("E213", "a source's regex matcher does not compile"),
+    CodeInfo("E214", "a source's modified_after / modified_before is not a duration or an "
+             "RFC 3339 timestamp", hint='write "30s", "5m", "2h", "3d" or '
+             '"2026-05-01T00:00:00Z"'),
+    CodeInfo("E215", "a source's min_size / max_size is not a byte size",
+             hint='write a number of bytes or "10KB", "5MB", "1GB" (powers of 1000)'),
     CodeInfo("E216", "a source matches no file", hint="check the path or glob"),
     CodeInfo("E217", "the files of a source have different headers", EXIT_IO,
              hint="a source's files must share one header: split them into sources"),

@@ -15,6 +15,7 @@ from clinker_sql.config.load import load_project_pipeline
 from clinker_sql.config.overlay import resolve_overlays
 from clinker_sql.config.var_overrides import apply_var_overrides
 from clinker_sql.config.workspace import load_workspace
+from clinker_sql.diagnostics import fail
 from clinker_sql.runtime.executor import Executor
 from clinker_sql.runtime.local import LocalSparkExecutor
 from clinker_sql.runtime.runner import (
@@ -116,6 +117,26 @@ class Project:
         write_run_results(compiled, result, target, started)
         _write_log(progress, target)
         return result
+
+    def preview(self, rows: int, stream, executor: Executor | None = None, progress=None,
+                thrift: ThriftTarget | None = None) -> RunResult:
+        """`run --dry-run -n N` (Clinker's preview): each source reads its first `rows`
+        records; the outputs go to `stream` in their formats instead of their paths, no
+        DLQ is written, and no compiled folder or run results either. Exit code as a run:
+        0, or 2 when there were DLQ entries."""
+        model = replace(self.load(), preview_rows=rows)
+        compiled = self.compile(model)
+        if any(s.kind == "write" and getattr(s.step, "format", "") == "table"
+               for s in compiled.statements):
+            raise fail("CS001", "a preview (run --dry-run -n) of a pipeline writing a table "
+                       "is not supported", hint="preview it with a file sink")
+        if executor is None and thrift is None:
+            preflight(compiled, self.base)
+        if executor is None and thrift is not None:
+            with ThriftExecutor(thrift) as session:
+                return run_compiled(compiled, session, self.base, progress, preview=stream)
+        return run_compiled(compiled, executor or LocalSparkExecutor(), self.base, progress,
+                            preview=stream)
 
     @staticmethod
     def _execute(compiled: Compiled, executor: Executor | None, thrift: ThriftTarget | None,

@@ -251,8 +251,28 @@ def _dlq_write(ctx: Context, all_layouts: list[tuple[str, ...]], payload: list[s
     once, below the choice; the header is the row of the column names, built as a line
     (`templates/dlq_write.sql.j2`)."""
     dlq = ctx.pipeline.error_handling.dlq
-    if dlq is None or not dlq.path:
+    if dlq is None:
         return
+    # Clinker's partition_dlq_entries: a source with its own `per_source.<s>.path` writes
+    # its entries there, the others go to `path` (none when it is not set)
+    own = [(src, limit.path) for src, limit in dlq.per_source if limit.path]
+    name = S.col("_cxl_dlq_source_name")
+    if dlq.path:
+        others = S.not_(exp.In(this=name, expressions=[S.string(src) for src, _ in own])) \
+            if own else None
+        _dlq_bucket(ctx, dlq, all_layouts, payload, "dlq", dlq.path, others,
+                    WriteStep(dlq_except=tuple(src for src, _ in own)))
+    for src, path in own:
+        _dlq_bucket(ctx, dlq, all_layouts, payload, f"dlq.{src}", path,
+                    S.eq(name, S.string(src)), WriteStep(dlq_only=(src,)))
+    if dlq.path or own:
+        ctx.compiled.dlq = {"path": dlq.path, **({"per_source": dict(own)} if own else {})}
+
+
+def _dlq_bucket(ctx: Context, dlq: m.DlqConfig, all_layouts: list[tuple[str, ...]],
+                payload: list[str], name: str, path: str, where: exp.Expression | None,
+                which: WriteStep) -> None:
+    """One DLQ file: the entries `where` keeps (all when None), laid out from them."""
     fields = ["_cxl_dlq_id", "_cxl_dlq_timestamp", "_cxl_dlq_source_file",
               "_cxl_dlq_source_name", "_cxl_dlq_source_row", "_cxl_dlq_triggering_field",
               "_cxl_dlq_triggering_value"]
@@ -293,8 +313,11 @@ def _dlq_write(ctx: Context, all_layouts: list[tuple[str, ...]], payload: list[s
     lowest, highest = (exp.Window(this=agg(this=S.col(LAYOUT))) for agg in (exp.Min, exp.Max))
     file_layout = exp.Case(ifs=[exp.If(this=exp.EQ(this=lowest, expression=highest),
                                        true=lowest.copy())])
+    entries = ident(DLQ_VIEW) if where is None else sql(exp.Subquery(
+        this=exp.select(exp.Star()).from_(S.table(DLQ_VIEW)).where(where),
+        alias=exp.TableAlias(this=S.ident("entries"))))
     body = render("dlq_write.sql.j2", line=sql(value), header=select_list(names),
-                  entry=select_list(entry), input=ident(DLQ_VIEW),
+                  entry=select_list(entry), input=entries,
                   file_layout=sql(file_layout) if mixed and record else None,
                   file_layout_name=ident(FILE_LAYOUT),
                   order_by=Sql(", ".join([f"{ident(HEADER)} DESC", ident(ORDER),
@@ -302,13 +325,15 @@ def _dlq_write(ctx: Context, all_layouts: list[tuple[str, ...]], payload: list[s
     shape = ("columns as the entries' layouts say (all one layout: its schema order, else "
              "the sorted union), decided by a window in the one partition the lines are "
              "sorted in: no extra job" if mixed and record else "one record layout")
-    ctx.add(Statement("write", None, "dlq", body,
-                      header=f"DLQ: write {dlq.path} with its header line; {shape} (sorted "
-                             "in one partition, chosen for speed)",
-                      step=WriteStep(path=dlq.path, staging=staging_path(dlq.path),
-                                     format="csv", include_header=False,
-                                     delimiter=_DELIMITER, json_format="", dlq=True)))
-    ctx.compiled.dlq = {"path": dlq.path}
+    whose = "" if where is None else (
+        f" (the entries of source {which.dlq_only[0]})" if which.dlq_only else
+        f" (the entries of the sources other than {', '.join(which.dlq_except)})")
+    ctx.add(Statement("write", None, name, body,
+                      header=f"DLQ: write {path}{whose} with its header line; {shape} "
+                             "(sorted in one partition, chosen for speed)",
+                      step=replace(which, path=path, staging=staging_path(path),
+                                   format="csv", include_header=False,
+                                   delimiter=_DELIMITER, json_format="", dlq=True)))
 
 
 def _header_cell(name: str) -> str:

@@ -229,6 +229,8 @@ SUFFIXES = _entries([
 # Statements that belong to no node.
 STATEMENTS = _entries([
     ("dlq", "writes the DLQ"),
+    ("dlq.<source>", "writes the DLQ entries of a source with a file of its own "
+     "(`error_handling.dlq.per_source.<source>.path`)"),
     ("cxl_<name>", "a CXL builtin as a Spark SQL function (functions.sql; its file in macros/ "
      "says which rule it implements)"),
     ("report", "the run summary's counts"),

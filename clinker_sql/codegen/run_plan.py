@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from clinker_sql.config.model import FileFilters
+
 
 @dataclass(frozen=True)
 class Counted:
@@ -26,6 +28,7 @@ class Discovery:
     kind: str
     paths: tuple[str, ...]
     on_no_match: str
+    filters: FileFilters | None = None  # the files it keeps (None: all that match)
 
 
 @dataclass(frozen=True)
@@ -154,6 +157,10 @@ class WriteStep(Step):
     table: tuple[str, ...] | None = None
     staging_table: tuple[str, ...] | None = None
     dlq: bool = False
+    # a DLQ file of some sources' entries (`per_source.<s>.path`): only theirs, or all but
+    # theirs; the runner writes it only when it has entries
+    dlq_only: tuple[str, ...] = ()
+    dlq_except: tuple[str, ...] = ()
     segments: Segments | None = None  # `split:` (codegen/sink_split.py)
     if_exists: str = "overwrite"  # error | unique_suffix: checked as the output is assembled
     unique_suffix_width: int = 0
@@ -170,6 +177,8 @@ class WriteStep(Step):
             "delimiter": self.delimiter, "json_format": self.json_format}
         if self.dlq:
             out["dlq"] = True
+        if self.dlq_only or self.dlq_except:
+            out["dlq_sources"] = {"only": list(self.dlq_only), "except": list(self.dlq_except)}
         if self.xml_root is not None:
             out["xml_root"] = self.xml_root
         if self.fan_out is not None:

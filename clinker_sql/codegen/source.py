@@ -64,10 +64,12 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         ctx.view(node.name, s)
         for s in ("scan", "split", "offsets", "rows", "total", None, "errors"))
     # the files matched, listed once (config/discovery.py); None: the compiler reads none
-    files = None if ctx.base is None else matched_files(cfg.path_kind, cfg.paths, ctx.base)
+    files = None if ctx.base is None else matched_files(
+        cfg.path_kind, cfg.paths, ctx.base, cfg.filters if cfg.filters.active() else None)
     selected = _selected_files(ctx, node, files)
-    discovery = ViewStep(discovery=Discovery(node.name, cfg.path_kind, tuple(cfg.paths),
-                                             cfg.files.on_no_match))
+    discovery = ViewStep(discovery=Discovery(
+        node.name, cfg.path_kind, tuple(cfg.paths), cfg.files.on_no_match,
+        cfg.filters if cfg.filters.active() else None))
     in_order = None if files is None else _read_order(cfg, files)
     cfg = input_files.json_layout(node, in_order)  # no `format:`: as the files are laid out
     node = replace(node, config=cfg)
@@ -140,7 +142,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
                                "rows and every consumer of the source would parse them again)"),
                     step=CheckpointStep(optional=_whole_files(cfg))))  # kept if read often
     counted = ViewStep(observed=rows)
-    if numbering.lazy(ctx.pipeline, cfg, _whole_files(cfg)):
+    if ctx.pipeline.preview_rows is None and numbering.lazy(ctx.pipeline, cfg,
+                                                            _whole_files(cfg)):
         _positions(ctx, node, order, file_expr, scan_columns)
         counted = replace(counted, files=ctx.view(node.name, "files"))
     else:
@@ -248,18 +251,23 @@ def _selected_files(ctx: Context, node: m.SourceNode, found: list[Path] | None
     none matched under `on_no_match: warn | skip`; None when the scan reads its matcher as
     written."""
     cfg, ctl = node.config, node.config.files
-    if ctl.take is None and ctl.on_no_match == "error":
+    listed = ctl.take is not None or cfg.filters.active()  # the scan reads the listing
+    if not listed and ctl.on_no_match == "error":
         return None
     if found is None:
-        if ctl.take is None:
+        if not listed:
             return None
-        raise fail("CS001", f"source '{node.name}': files.take_{ctl.take[0]} needs the "
-                   "source's files on this machine (the compiler lists them)", ctl.loc)
-    absolute = any(Path(p).is_absolute() for p in cfg.paths)  # named as the matcher is
+        what = f"files.take_{ctl.take[0]}" if ctl.take is not None else \
+            "a regex matcher or a file filter (exclude, min_size, max_size, " \
+            "modified_after, modified_before)"
+        raise fail("CS001", f"source '{node.name}': {what} needs the source's files on this "
+                   "machine (the compiler lists them)", ctl.loc or node.loc)
+    absolute = any(Path(p).is_absolute() for p in cfg.paths) and cfg.path_kind != "regex"
     names = [str(p) if absolute else relative(p, ctx.base) for p in _read_order(cfg, found)]
     if not names:
         if ctl.on_no_match == "error":
-            return None  # the run's check says E216
+            # the run's check says E216 (runtime/runner.py); a listing reads no file
+            return [] if listed else None
         if ctl.on_no_match == "warn":
             ctx.compiled.warnings.append(Diagnostic(
                 "CS051", f"source '{node.name}': no file matched "
@@ -267,9 +275,10 @@ def _selected_files(ctx: Context, node: m.SourceNode, found: list[Path] | None
                 ctl.loc, severity="warning"))
         return []
     if _braces(names):
-        raise fail("CS001", f"source '{node.name}': files.take_* picks a file whose name holds "
-                   "one of , { } [ ] * ? \\ (the files are read as one brace pattern)", ctl.loc)
-    return names if ctl.take is not None else None
+        raise fail("CS001", f"source '{node.name}': its files.take_* or filters pick a file "
+                   "whose name holds one of , { } [ ] * ? \\ (the files are read as one "
+                   "brace pattern)", ctl.loc or node.loc)
+    return names if listed else None
 
 
 def _read_order(cfg: m.SourceConfig, found: list[Path]) -> list[Path]:
@@ -319,7 +328,11 @@ def _numbers(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expres
     args = dict(view=ident(rows), split=ident(split), offsets=ident(offsets),
                 scan_columns=scan_columns, source_name=sql(S.string(node.name)),
                 source_order=sql(S.bigint(order)))
+    preview = ctx.pipeline.preview_rows
     if node.config.sort_order:  # arrival order != file order (codegen/source_order.py)
+        if preview is not None:
+            raise fail("CS001", f"source '{node.name}': a preview (run --dry-run -n) of a "
+                       "source with a sort_order is not supported", node.loc)
         ctx.add(Statement("view", node.name, rows, render(
             "source_rows_sorted.sql.j2", **args, **source_order.rows_args(node.config, extra)),
             header=f"source {node.name}: stamp $source.row in its sort_order within each "
@@ -327,6 +340,18 @@ def _numbers(ctx: Context, node: m.SourceNode, order: int, file_expr: exp.Expres
         ctx.sorted_rows[node.name] = (order, rows)
         if node.config.on_unsorted == "error":
             source_order.compile_unsorted_check(ctx, node, rows)
+        return
+    if preview is not None:  # the rows numbered, then the first N of them
+        every = ctx.view(node.name, "rows_all")
+        ctx.add(Statement("view", node.name, every, render(
+            "source_rows.sql.j2", **{**args, "view": ident(every)}),
+            header=f"source {node.name}: stamp $source.row"))
+        first = exp.select(exp.Star()).from_(S.table(every)).where(
+            exp.LTE(this=S.col(SOURCE_ROW), expression=S.bigint(preview)))
+        ctx.add(Statement("view", node.name, rows, f"CREATE OR REPLACE TEMPORARY VIEW "
+                          f"{ident(rows)} AS {sql(first)}",
+                          header=f"source {node.name}: its first {preview} records only "
+                                 "(a preview: run --dry-run -n)"))
         return
     ctx.add(Statement("view", node.name, rows, render("source_rows.sql.j2", **args),
                       header=f"source {node.name}: stamp $source.row"))

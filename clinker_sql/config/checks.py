@@ -107,11 +107,6 @@ def _check_then_refuse(p: m.Pipeline) -> None:
                        f"document` and source '{keyed.name}' a correlation_key; the two "
                        "rejections cannot share one writer boundary",
                        document.config.document_dlq)
-    dlq = p.error_handling.dlq
-    for src, limit in dlq.per_source if dlq is not None else ():
-        if limit.path:
-            raise fail("CS001", f"error_handling.dlq.per_source.{src}.path (a DLQ file per "
-                       "source) is not supported yet", limit.loc)
 
 
 def _widened(ref: m.Ref, by_name: dict[str, m.Node]) -> tuple[str, bool] | None:
@@ -235,8 +230,8 @@ def _pipeline_paths(p: m.Pipeline) -> Iterator[tuple[str, str, Location | None]]
     """Every file path the pipeline names, with what it is and where: source matchers,
     sink paths (a fan-out's template too), the DLQ paths."""
     for node in p.nodes:
-        if isinstance(node, m.SourceNode):
-            for raw in node.config.paths:
+        if isinstance(node, m.SourceNode) and node.config.path_kind != "regex":
+            for raw in node.config.paths:  # (a regex is matched under the pipeline folder)
                 yield raw, f"source '{node.name}'", node.loc
         elif isinstance(node, m.SinkNode) and not node.config.table:
             cfg = node.config
@@ -267,7 +262,7 @@ def _check_paths(p: m.Pipeline, base: Path | None) -> None:
     for raw, what, loc in _pipeline_paths(p):
         check_symlink(raw, what, loc, base, allow)
     for node in p.nodes:
-        if isinstance(node, m.SourceNode) and node.config.path_kind != "glob":
+        if isinstance(node, m.SourceNode) and node.config.path_kind not in ("glob", "regex"):
             for raw in node.config.paths:
                 check_regular(os.path.join(base, raw), f"source '{node.name}'", raw,
                                node.loc)
@@ -315,6 +310,9 @@ def _check_outputs(p: m.Pipeline) -> None:
     dlq = p.error_handling.dlq
     if dlq is not None and dlq.path:
         seen[_norm(dlq.path)] = "the DLQ"
+    for src, limit in dlq.per_source if dlq is not None else ():
+        if limit.path:
+            seen[_norm(limit.path)] = f"the DLQ of source '{src}'"
     for node in p.nodes:
         if isinstance(node, m.SinkNode):
             cfg = node.config

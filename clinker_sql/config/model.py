@@ -151,11 +151,35 @@ class FileControls:
 
 
 @dataclass(frozen=True)
+class FileFilters:
+    """The filters of Clinker's file discovery (config/file_filters.py): the files a
+    `regex:` matches, under the pipeline's folder (walked recursively unless
+    `files.recursive: false`), then those left after `exclude` (globs tried on the full
+    path and on the name), `min_size` / `max_size` (bytes) and `modified_after` /
+    `modified_before` (seconds since the epoch, a relative bound resolved when the
+    pipeline is loaded, as Clinker resolves it when it parses the file)."""
+    regex: str | None = None
+    recursive: bool | None = None  # files.recursive; None: Clinker's default
+    exclude: tuple[str, ...] = ()
+    min_size: int | None = None
+    max_size: int | None = None
+    modified_after: float | None = None
+    modified_before: float | None = None
+
+    def active(self) -> bool:
+        """Whether the files must be listed to be read (a plain path or glob is read as
+        written)."""
+        return self.regex is not None or bool(self.exclude) or any(
+            v is not None for v in (self.min_size, self.max_size, self.modified_after,
+                                    self.modified_before))
+
+
+@dataclass(frozen=True)
 class SourceConfig:
     name: str
     format: str  # csv | json | parquet | fixed_width | xml
     paths: tuple[str, ...]
-    path_kind: str  # path | paths | glob
+    path_kind: str  # path | paths | glob | regex (`paths`: the pattern)
     schema: tuple[Column, ...]
     correlation_key: tuple[str, ...] = ()
     correlation_key_loc: Location | None = None
@@ -175,6 +199,7 @@ class SourceConfig:
     sort_order: tuple[SortKey, ...] = ()
     on_unsorted: str = "warn"
     files: FileControls = FileControls()  # `files:`: which files, in which order
+    filters: FileFilters = FileFilters()  # regex, exclude, sizes, modification times
     split_values: tuple[SplitValues, ...] = ()  # a CSV source's multi-value cells
     line_separator: str = "lf"  # a fixed-width source's `options.line_separator`: lf | crlf
 
@@ -395,7 +420,7 @@ class DlqLimit:
     """A DLQ rate ceiling: `max_rate` of the rows read, once `min_records` were read."""
     max_rate: float | None = None
     min_records: int | None = None  # None: the pipeline-wide value (default 100)
-    path: str | None = None  # per source only: its own DLQ file (refused, CS001)
+    path: str | None = None  # per source only: its own DLQ file (codegen/dlq.py)
     loc: Location | None = None
 
 
@@ -454,6 +479,8 @@ class Pipeline:
     # `--rules-path` when given, else `pipeline.rules_path` (cxl/modules.py)
     rules_path: str | None = None
     ports: tuple[PortBinding, ...] = ()  # composition input ports, after expansion
+    # `run --dry-run -n N`: each source reads its first N records only (codegen/source.py)
+    preview_rows: int | None = None
 
     def node(self, name: str) -> Node:
         for n in self.nodes:

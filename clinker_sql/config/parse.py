@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from clinker_sql.config import model as m
-from clinker_sql.config import fixed_width, multi_value, path_template, sink_split
+from clinker_sql.config import file_filters, fixed_width, multi_value, path_template, sink_split
 from clinker_sql.config.checks import check_path, check_regular, check_symlink, shown
 from clinker_sql.config.fields import Fields, type_name
 from clinker_sql.config.limits import check_name
@@ -340,9 +340,6 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     if not matchers:
         raise fail("E211", f"{what} declares none of path/glob/regex/paths", c.loc)
     kind = matchers[0]
-    if kind == "regex":
-        c.raw("regex")
-        raise fail("CS001", "regex file matchers are not supported yet", c.key_loc("regex"))
     if kind == "paths":
         paths, _ = c.str_list("paths")
     else:
@@ -388,7 +385,8 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     watermark, delay = _watermark(c, schema, what)
     granularity = c.choice("dlq_granularity", ("record", "document"), "record")
     sorted_by, on_unsorted = _source_order(c, schema, common["name"])
-    files = _file_controls(c, what)
+    files, recursive = _file_controls(c, what)
+    filters = file_filters.parse(c, paths[0] if kind == "regex" else None, recursive, what)
     if fmt == "xml":
         _xml_refusals(c, what)
     splits = multi_value.split_values(c.raw("split_values"), what, fmt)
@@ -404,9 +402,7 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
                    "reader is never handed it: it would be a silent no-op",
                    c.key_loc("split_to_rows"), "remove the block")
     _file_transport(c, what)
-    c.refuse(("exclude", "envelope", "resource",
-              "modified_after", "modified_before", "min_size", "max_size"),
-             "source '{key}' is not supported yet")
+    c.refuse(("envelope", "resource"), "source '{key}' is not supported yet")
     c.done()
     cfg = m.SourceConfig(name=cfg_name, format=fmt, paths=tuple(paths), path_kind=kind,
                          schema=schema, correlation_key=tuple(ck),
@@ -416,6 +412,7 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
                          document_dlq=c.key_loc("dlq_granularity")
                          if granularity == "document" else None,
                          sort_order=sorted_by, on_unsorted=on_unsorted, files=files,
+                         filters=filters,
                          split_values=splits, line_separator=line_sep)
     multi_value.check_source(cfg, what, c.loc, fan_out)
     return m.SourceNode(**common, config=cfg)
@@ -563,13 +560,14 @@ def _xml_refusals(c: Fields, what: str) -> None:
                        "and fan it out with `emit each`" if key == "split_to_rows" else "")
 
 
-def _file_controls(c: Fields, what: str) -> m.FileControls:
+def _file_controls(c: Fields, what: str) -> tuple[m.FileControls, bool | None]:
     """A source's `files:` (Clinker's FileListingControls): sort_by name (created and
     modified times are refused), sort_order, take_first / take_last (both: E218, as
-    Clinker's discovery checks first), recursive (false), on_no_match."""
+    Clinker's discovery checks first), on_no_match; and its `recursive` (None: not
+    given), which only a `regex:` walk reads (config/discovery.py)."""
     node = c.raw("files")
     if node is None:
-        return m.FileControls()
+        return m.FileControls(), None
     f = Fields(node, f"files of {what}")
     if f.has("take_first") and f.has("take_last"):
         raise fail("E218", f"{what}: files.take_first and files.take_last are mutually "
@@ -587,12 +585,10 @@ def _file_controls(c: Fields, what: str) -> m.FileControls:
                 raise fail("E000", f"files.take_{side} must be a count of files", f.key_loc(
                     f"take_{side}"))
             take = (side, n)
-    if f.bool("recursive", False):
-        raise fail("CS001", "files.recursive: true is not supported yet",
-                   f.key_loc("recursive"))
+    recursive = f.bool("recursive", None)
     on_no_match = f.choice("on_no_match", ("error", "warn", "skip"), "error")
     f.done()
-    return m.FileControls(desc=desc, take=take, on_no_match=on_no_match, loc=f.loc)
+    return m.FileControls(desc=desc, take=take, on_no_match=on_no_match, loc=f.loc), recursive
 
 
 def _source_order(c: Fields, schema: tuple[m.Column, ...], name: str

@@ -419,6 +419,23 @@ def _roll_back(kept: list[tuple[Path, Path]], created: list[Path]) -> list[tuple
     return left
 
 
+def show(outputs: list[PendingOutput], stream: TextIO) -> None:
+    """A preview's outputs (run --dry-run -n): each assembled file's text, in the order
+    they were written, to `stream`."""
+    raw = getattr(stream, "buffer", None)  # bytes as written (a Parquet file's too)
+    for o in outputs:
+        if not o.temp.exists():
+            continue
+        data = o.temp.read_bytes()
+        if raw is not None:
+            stream.flush()
+            raw.write(data)
+            raw.flush()
+        else:
+            stream.write(data.decode("utf-8", errors="replace"))
+    stream.flush()
+
+
 def discard(outputs: list[PendingOutput], stagings: list[Path]) -> None:
     for o in outputs:
         o.temp.unlink(missing_ok=True)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from clinker_sql import __version__
 from clinker_sql import sqlbuild as S
@@ -86,7 +86,7 @@ def preflight(compiled: Compiled, base: Path, executor_keeps_tables: bool = Fals
         found = stmt.step.discovery if isinstance(stmt.step, ViewStep) else None
         if found and found.on_no_match == "error" and \
                 checkable(found.kind, list(found.paths)) and \
-                not matched_files(found.kind, list(found.paths), base):
+                not matched_files(found.kind, list(found.paths), base, found.filters):
             raise fail("E216", f"source '{found.source}' discovery failed: no files "
                        f"matched {', '.join(found.paths)}",
                        hint="check the path (relative paths resolve against the pipeline "
@@ -110,14 +110,19 @@ def preflight(compiled: Compiled, base: Path, executor_keeps_tables: bool = Fals
 
 
 def run_compiled(compiled: Compiled, executor: Executor, base: Path,
-                 progress=None, partial: dict[str, Any] | None = None) -> RunResult:
+                 progress=None, partial: dict[str, Any] | None = None,
+                 preview: TextIO | None = None) -> RunResult:
     """`partial`, when given, receives what the run got to (its `statements` timings, then
-    its `counts`), for the run results of a run that fails."""
+    its `counts`), for the run results of a run that fails. `preview` (run --dry-run -n,
+    Clinker's preview_writer_registry): the outputs are assembled, written to this stream
+    one after the other instead of their paths, and discarded; no DLQ is written and no
+    table swapped."""
     caps = executor.capabilities
     compiled = executor.prepare(compiled, base)  # Thrift: absolute paths for the server
     preflight(compiled, base, caps.keeps_tables, caps.local_files)
     leftovers.sweep(executor.scratch_root)  # what killed runs left
     run = _Run(compiled, executor, base, _Timings(progress), progress)
+    run.preview = preview is not None
     if partial is not None:
         partial["statements"] = run.timings
     try:
@@ -130,9 +135,13 @@ def run_compiled(compiled: Compiled, executor: Executor, base: Path,
         if compiled.strategy == "continue":  # before anything is committed
             run.check_after_writes()
             dlq_rate.check(compiled.dlq_limits, counts, compiled.sources)
-        with signals.deferred():  # a signal now waits for the commit's end
-            _swap_tables(executor, compiled, run.tables)  # before the files: a failed swap leaves them
-            outputs.commit(run.pending, run.files)
+        if preview is not None:
+            outputs.show(run.pending, preview)
+            run.discard()
+        else:
+            with signals.deferred():  # a signal now waits for the commit's end
+                _swap_tables(executor, compiled, run.tables)  # before the files: a failed swap leaves them
+                outputs.commit(run.pending, run.files)
     except StatementFailed as exc:
         run.discard()
         raise _engine_failure(exc, compiled) from None
@@ -182,6 +191,7 @@ class _Run:
         # the writes go first and tell whether the DLQ is empty (codegen/empty_dlq.py)
         self.writes_first = bool(compiled.dlq_witnesses) and self.observe is not None
         self.deferred: list[Statement] = []  # checkpoints only the DLQ needs
+        self.preview = False  # run --dry-run -n: no DLQ file (run_compiled)
         if self.writes_first:  # counted by whatever reads them first, copies or writes
             self.views.watch(_conditions(compiled), self.observe)
         # each source's rows, counted the same way for the run summary: no pass to count them
@@ -262,11 +272,13 @@ class _Run:
         watched: list = []
         for stmt in self.writes:
             step: WriteStep = stmt.step
+            if step.dlq and self.preview:
+                continue
             if step.dlq and counts is None:
                 if self.writes_first:
                     _dlq_after_writes(self.views, self.deferred, compiled.dlq_witnessed)
                 counts = self._report(report)
-            if step.dlq and not _dlq_has_entries(counts):
+            if step.dlq and not _dlq_has_entries(counts, step):
                 continue
             self.views.need(stmt.reads)
             self.views.settle(list(stmt.reads))  # before the write's own counts
@@ -1101,10 +1113,15 @@ def _written_counts(views: _Views, stmt: Statement, watched: list, compiled: Com
     return out
 
 
-def _dlq_has_entries(counts: dict[str, Any]) -> bool:
-    """Whether the DLQ write runs: Clinker writes no DLQ file without entries (the one
-    write lays out its columns from the entries itself, codegen/dlq.py::_dlq_write)."""
-    return bool(counts.get("dlq"))
+def _dlq_has_entries(counts: dict[str, Any], step: WriteStep) -> bool:
+    """Whether a DLQ write runs: Clinker writes no DLQ file without entries (each write
+    lays out its columns from its entries itself, codegen/dlq.py::_dlq_write); a file of
+    some sources' entries (`per_source.<s>.path`) counts theirs."""
+    def of(sources: tuple[str, ...]) -> int:
+        return sum(int(counts.get(f"dlq:{s}") or 0) for s in sources)
+    if step.dlq_only:
+        return of(step.dlq_only) > 0
+    return int(counts.get("dlq") or 0) - of(step.dlq_except) > 0
 
 
 def _timed(executor: Executor, stmt: Statement, timings: list, progress) -> None:

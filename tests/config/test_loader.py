@@ -227,7 +227,7 @@ _CONTINUE = "error_handling:\n  strategy: continue\n  dlq:\n    path: ./dlq.csv\
 @pytest.mark.parametrize("edit,code", [
     # checked as Clinker checks them, then refused: clinker-sql does not run these
     ((_CONTINUE.replace("./dlq.csv", "./dlq.csv\n    per_source:\n      src:\n"
-                        "        path: ./src_dlq.csv"), None), "CS001"),
+                        "        path: ./dlq.csv"), None), "E318"),
     ((_CONTINUE.replace("./dlq.csv", "./dlq.csv\n    per_source:\n      t:\n"
                         "        max_rate: 0.5"), None), "E317"),
     ((_CONTINUE, "      dlq_granularity: document\n      correlation_key: id\n"), "E370"),
