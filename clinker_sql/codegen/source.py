@@ -91,7 +91,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
             + (f" (files: {len(selected)} of its matches)" if selected else ""),
             step=replace(discovery, scan_columns=xml_source.scan_names(cfg))))
         xml_source.compile_path_check(ctx, node, dict(_options(read))["path"])
-        xml_source.compile_repeat_check(ctx, node, raw)
+        if not cfg.split_to_rows:
+            xml_source.compile_repeat_check(ctx, node, raw)
     else:
         read = cfg if selected is None else replace(cfg, paths=tuple(selected))
         ctx.add(Statement("view", node.name, raw, render(
@@ -102,6 +103,10 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
             step=replace(discovery, scan_columns=("value",)) if cfg.format == "fixed_width"
             else discovery))
 
+    if cfg.format == "xml" and cfg.split_to_rows:  # a row per occurrence (xml_source.py)
+        raw = xml_source.compile_fan_out(ctx, node, raw)
+        if selected != [] and not empty:
+            xml_source.compile_repeat_check(ctx, node, raw)
     physical = _physical(cfg)
     if cfg.format == "xml":
         xml_source.check_unmapped(node, in_order)

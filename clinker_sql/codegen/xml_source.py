@@ -18,18 +18,32 @@ codegen/ingest.py as text. Each declared column is then its path's occurrences:
   (`inferred_xml_value`: an i64, a float spelling, `true` / `false`) is a type error, as
   Clinker's schema check refuses the native value ("native int does not match declared
   string").
+
+`split_to_rows` (Clinker's `apply_split_to_rows`): each entry's element occurrences are
+exploded in a view of their own (`<source>.occurrences`, one LATERAL VIEW POSEXPLODE per
+entry, in declaration order: a product of the occurrences), so every occurrence is a row
+of its own before the rows are numbered, as Clinker numbers the records its reader yields.
+A record with no occurrence stays one row (`keep_empty: true`, OUTER) or is dropped. A
+column inside the occurrence reads it: under `mode: split` by its full path (`Item.sku`),
+under `mode: extract` by the path inside the occurrence (`sku`; the element's own text
+keeps its name), where a field of the occurrence shadows the record's field of that name;
+a `position_column` holds the occurrence's 1-based position. `split_values` then splits
+a `multiple: true` column's texts by the delimiter (Clinker's `split_text_value`: a text
+its reader infers as a number or a bool is not split).
 """
 
 from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from pathlib import Path
 
 from sqlglot import exp
 
 from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.context import Context
+from clinker_sql.codegen.multi_value import regex_quote as _regex_quote
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.run_plan import CheckStep, ViewStep
 from clinker_sql.codegen.templates import Sql, ident, literal, render, sql
@@ -38,6 +52,8 @@ from clinker_sql.diagnostics import fail
 
 TEXT = "#text"  # Spark's valueTag: an element's own text
 BARE = "@"  # Spark's attribute prefix for a source whose `attribute_prefix` is ''
+POS = "$pos{}"  # a split_to_rows entry's occurrence position (0-based), by entry index
+OCC = "$occ{}"  # a split_to_rows entry's occurrence (the element's struct)
 _VAR = "x"
 _NAME = re.compile(r"[A-Za-z_\u00C0-\uFFFF][A-Za-z0-9_.\-\u00B7\u00C0-\uFFFF]*")
 # Clinker's observe_xml_scalar: an i64, or a spelling with a float marker that parses
@@ -79,13 +95,68 @@ def _segments(cfg: m.SourceConfig, column: m.Column) -> tuple[list[str], str | N
     return parts, attr
 
 
+@dataclass(frozen=True)
+class _Place:
+    """Where a declared column is read: in the record (`entry` None) or in an occurrence
+    of the `split_to_rows` entry `entry`, at `parts` / `attr` inside it; `fallback`: the
+    record's own field of that path when the occurrence has none (`mode: extract`);
+    `position`: the entry's `position_column`."""
+    parts: tuple[str, ...]
+    attr: str | None
+    entry: int | None = None
+    fallback: bool = False
+    position: bool = False
+
+
+def _entry_parts(entry: m.SplitToRows) -> list[str]:
+    return entry.field.split(".")
+
+
+def _place(cfg: m.SourceConfig, column: m.Column) -> _Place:
+    name = column.source_name or column.name
+    for i, e in enumerate(cfg.split_to_rows):
+        if e.position_column == name:
+            return _Place((), None, i, position=True)
+    parts, attr = _segments(cfg, column)
+    for i, e in enumerate(cfg.split_to_rows):
+        fs = _entry_parts(e)
+        if e.mode == "split" and parts[:len(fs)] == fs:
+            return _Place(tuple(parts[len(fs):]), attr, i)
+        if e.mode == "extract":
+            if parts == fs[-1:] and attr is None:  # the occurrence's own text
+                return _Place((), None, i)
+            return _Place(tuple(parts), attr, i, fallback=True)
+    return _Place(tuple(parts), attr)
+
+
+def _paths(cfg: m.SourceConfig) -> list[tuple[list[str], str | None]]:
+    """Every element path (and attribute) the declared columns read in a record, and each
+    `split_to_rows` element."""
+    out: list[tuple[list[str], str | None]] = []
+    for c in cfg.schema:
+        p = _place(cfg, c)
+        if p.position:
+            continue
+        if p.entry is None:
+            out.append((list(p.parts), p.attr))
+            continue
+        out.append((_entry_parts(cfg.split_to_rows[p.entry]) + list(p.parts), p.attr))
+        if p.fallback:
+            out.append((list(p.parts), p.attr))
+    out += [(_entry_parts(e), None) for e in cfg.split_to_rows]
+    return out
+
+
 def _shape(cfg: m.SourceConfig) -> tuple[list[str], dict]:
     """The record element's attributes, and the tree of its declared child elements:
     {name: (attributes, children)}."""
     attrs: list[str] = []
     tree: dict = {}
-    for c in cfg.schema:
-        parts, attr = _segments(cfg, c)
+    if cfg.xml.attribute_prefix:
+        paths = _paths(cfg)
+    else:  # no split_to_rows here (config/multi_value.py)
+        paths = [_segments(cfg, c) for c in cfg.schema]
+    for parts, attr in paths:
         if not cfg.xml.attribute_prefix:  # also its parent's attribute of that name
             *parents, attr = parts
             node_attrs = attrs
@@ -159,8 +230,21 @@ def _field(name: str) -> exp.Expression:
 
 
 def occurrences(cfg: m.SourceConfig, column: m.Column) -> exp.Expression:
-    """Every occurrence's text of a declared column in a record, in document order (an
-    empty one as null or ''); null when its path has no occurrence."""
+    """Every occurrence's text of a declared column in a record (or in its row's
+    `split_to_rows` occurrence), in document order (an empty one as null or ''); null when
+    its path has no occurrence."""
+    if cfg.split_to_rows:
+        p = _place(cfg, column)
+        if p.entry is not None:
+            prefix = _prefix(cfg)
+            occ = S.fn("filter", S.fn("array", S.col(OCC.format(p.entry))),
+                       _lambda(S.not_null(S.col(_VAR))))
+            inner = _from(occ, list(p.parts), p.attr, prefix)
+            if not p.fallback:
+                return inner
+            found = inner if column.multiple else _valued(inner)
+            return S.case([(S.is_true(exp.GT(this=S.fn("size", found), expression=S.bigint(
+                0))), inner.copy())], _record_values(list(p.parts), p.attr, prefix))
     parts, attr = _segments(cfg, column)
     prefix = _prefix(cfg)
     if not parts:
@@ -174,7 +258,33 @@ def occurrences(cfg: m.SourceConfig, column: m.Column) -> exp.Expression:
         attribute = S.fn("filter", attribute, _lambda(S.not_null(S.col(_VAR))))
         return S.fn("concat", attribute, S.fn("coalesce", texts, S.cast(
             S.fn("array"), "ARRAY<STRING>")))
+    return _record_values(parts, attr, prefix)
+
+
+def _record_values(parts: list[str], attr: str | None, prefix: str) -> exp.Expression:
+    if not parts:
+        return S.fn("array", S.col(prefix + attr))
     return _path_values(parts, attr, prefix)
+
+
+def _from(base: exp.Expression, parts: list[str], attr: str | None, prefix: str
+          ) -> exp.Expression:
+    """The texts (or the attribute `attr`) of the elements at `parts` under the elements
+    of the array `base`."""
+    arr = base
+    for seg in parts:
+        present = S.fn("filter", arr, _lambda(S.not_null(_field(seg))))
+        arr = S.fn("flatten", S.fn("transform", present, _lambda(_field(seg))))
+    return S.fn("transform", arr, _lambda(_field(TEXT if attr is None else prefix + attr)))
+
+
+def _elements(parts: list[str]) -> exp.Expression:
+    """The elements at `parts` in a record (the scan's columns), in document order."""
+    arr: exp.Expression = S.col(parts[0])
+    for seg in parts[1:]:
+        present = S.fn("filter", arr, _lambda(S.not_null(_field(seg))))
+        arr = S.fn("flatten", S.fn("transform", present, _lambda(_field(seg))))
+    return arr
 
 
 def _path_values(parts: list[str], attr: str | None, prefix: str) -> exp.Expression:
@@ -195,9 +305,21 @@ def split_value(cfg: m.SourceConfig, column: m.Column) -> exp.Expression:
     """A declared column's text in the split view: its one valued occurrence, null when
     none; a `multiple: true` column's occurrences as a JSON array's text (empty ones null),
     read back by codegen/multi_value.py; null when it has none."""
+    if cfg.split_to_rows and _place(cfg, column).position:
+        pos = S.col(POS.format(_place(cfg, column).entry))
+        return S.cast(exp.Add(this=pos, expression=S.bigint(1)), "STRING")
     occ = occurrences(cfg, column)
     if column.multiple:
         items = S.fn("transform", occ, _lambda(S.fn("nullif", S.col(_VAR), S.string(""))))
+        entry = next((e for e in cfg.split_values
+                      if e.field == (column.source_name or column.name)), None)
+        if entry is not None:  # Clinker's split_text_value: a native value stays whole
+            v = S.col(_VAR)
+            whole = S.or_(S.is_null(v), native_non_string(v.copy()))
+            items = S.fn("flatten", S.fn("transform", items, _lambda(S.case(
+                [(whole, S.fn("array", v.copy()))],
+                S.fn("split", v.copy(), S.string(_regex_quote(entry.delimiter)),
+                     S.small_int(-1))))))
         return S.case([(S.is_true(exp.GT(this=S.fn("size", occ.copy()),
                                          expression=S.bigint(0))),
                         S.fn("to_json", items))])
@@ -210,7 +332,8 @@ def repeats(cfg: m.SourceConfig) -> exp.Expression | None:
     whens = []
     for c in cfg.schema:
         parts, _ = _segments(cfg, c)
-        if c.multiple or not parts:
+        place = _place(cfg, c) if cfg.split_to_rows else _Place(tuple(parts), None)
+        if c.multiple or place.position or not (parts or place.entry is not None):
             continue
         count = S.fn("size", _valued(occurrences(cfg, c)))
         whens.append((S.is_true(exp.GT(this=count, expression=S.bigint(1))),
@@ -232,6 +355,27 @@ def compile_repeat_check(ctx: Context, node: m.SourceNode, raw: str) -> None:
         repeated=sql(S.not_null(which.copy()))),
         header=f"source {node.name}: a field repeated in a record without `multiple: true` "
                "refuses the run", step=CheckStep(code="CS113")))
+
+
+def compile_fan_out(ctx: Context, node: m.SourceNode, raw: str) -> str:
+    """The records fanned out by `split_to_rows`: one row per occurrence of each entry's
+    element (its position and the occurrence as `$pos<i>` / `$occ<i>`)."""
+    cfg = node.config
+    view = ctx.view(node.name, "occurrences")
+    laterals = [exp.Lateral(
+        this=exp.Posexplode(this=_elements(_entry_parts(e))), view=True, outer=e.keep_empty,
+        alias=exp.TableAlias(this=S.ident(f"f{i}"), columns=[
+            S.ident(POS.format(i)), S.ident(OCC.format(i))]))
+        for i, e in enumerate(cfg.split_to_rows)]
+    query = exp.select(exp.Star()).from_(S.table(raw))
+    query.set("laterals", laterals)
+    ctx.add(Statement("view", node.name, view, render(
+        "source_xml_fan_out.sql.j2", view=ident(view), query=sql(query)),
+        header=f"source {node.name}: one row per occurrence of " + ", ".join(
+            e.field for e in cfg.split_to_rows) + " (split_to_rows)",
+        step=ViewStep(scan_columns=scan_names(cfg) + tuple(
+            n.format(i) for i in range(len(cfg.split_to_rows)) for n in (POS, OCC)))))
+    return view
 
 
 def _count(steps: list[str], anywhere: bool) -> str:
@@ -317,15 +461,27 @@ def first_record_fields(cfg: m.SourceConfig, files: list[Path] | None) -> list[s
     return list(dict.fromkeys(names))
 
 
+def _projected(cfg: m.SourceConfig, name: str) -> str:
+    """A field's name once `split_to_rows` made its occurrence a record (Clinker's
+    `projected_key`): under `mode: extract` without the entry's path (the element's own
+    text keeps its last name)."""
+    for e in cfg.split_to_rows:
+        if e.mode == "extract" and (name == e.field or name.startswith(e.field + ".")):
+            rest = name[len(e.field) + 1:]
+            return rest or e.field.split(".")[-1]
+    return name
+
+
 def check_unmapped(node: m.SourceNode, files: list[Path] | None) -> None:
     """Undeclared fields in the first record: carried (auto_widen) or refused (reject) by
     Clinker, not supported here; `on_unmapped: drop` leaves them out, as here."""
     cfg = node.config
     if cfg.on_unmapped == "drop":
         return
-    fields = first_record_fields(cfg, files)
+    fields = [_projected(cfg, f) for f in first_record_fields(cfg, files) or ()] + [
+        e.position_column for e in cfg.split_to_rows if e.position_column]
     declared = {c.source_name or c.name for c in cfg.schema}
-    extra = [f for f in fields or () if f not in declared]
+    extra = [f for f in dict.fromkeys(fields) if f not in declared]
     if extra:
         raise fail("CS001", f"source '{node.name}': its XML records have fields the schema "
                    f"does not declare ({', '.join(extra)}); on_unmapped: {cfg.on_unmapped} is "

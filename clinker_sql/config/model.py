@@ -67,8 +67,9 @@ class SplitValues:
 
 @dataclass(frozen=True)
 class SplitToRows:
-    """A JSON source's `split_to_rows` entry (one record per occurrence of `field`): read
-    and checked (E358) only; a source declaring one is refused with CS001."""
+    """A source's `split_to_rows` entry (one record per occurrence of `field`): on an XML
+    source compiled by codegen/xml_source.py; on a JSON source read and checked (E358)
+    only, then refused with CS001."""
     field: str
     keep_empty: bool = True
     mode: str = "extract"
@@ -200,7 +201,8 @@ class SourceConfig:
     on_unsorted: str = "warn"
     files: FileControls = FileControls()  # `files:`: which files, in which order
     filters: FileFilters = FileFilters()  # regex, exclude, sizes, modification times
-    split_values: tuple[SplitValues, ...] = ()  # a CSV source's multi-value cells
+    split_values: tuple[SplitValues, ...] = ()  # a CSV or XML source's multi-value cells
+    split_to_rows: tuple[SplitToRows, ...] = ()  # an XML source's fan-out (xml_source.py)
     line_separator: str = "lf"  # a fixed-width source's `options.line_separator`: lf | crlf
 
 

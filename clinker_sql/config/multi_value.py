@@ -87,7 +87,12 @@ def check_source(cfg: m.SourceConfig, what: str, loc: Location,
         raise fail("CS001", f"{what}: `split_values` on a JSON source is not supported yet "
                    "(a `multiple: true` column reads the field's JSON array)",
                    cfg.split_values[0].loc)
-    if cfg.split_values and cfg.format != "csv":
+    if cfg.format == "xml" and (fan_out or cfg.split_values):
+        _check_json_declarations(cfg, fan_out, what)  # the same checks, nesting refused
+        if fan_out and not cfg.xml.attribute_prefix:
+            raise fail("CS001", f"{what}: `split_to_rows` on an XML source whose "
+                       "attribute_prefix is '' is not supported", fan_out[0].loc)
+    if cfg.split_values and cfg.format not in ("csv", "xml"):
         entry = cfg.split_values[0]
         raise fail("E358", f"{what}: `split_values` is declared on a `{cfg.format}` source, "
                    "whose reader is never handed it", entry.loc, "remove the block")
@@ -191,9 +196,10 @@ def _under(key: str, path: str) -> bool:
 
 def _check_json_declarations(cfg: m.SourceConfig, fan_out: tuple[m.SplitToRows, ...],
                              what: str) -> None:
-    """Clinker's E358 checks of a JSON source's declarations, in its order
+    """Clinker's E358 checks of a JSON or XML source's declarations, in its order
     (multi_value.rs validate_source_declarations; JSON tracks no occurrences, so a nested
-    pair is refused only when the outer entry's `mode: extract` lifts the path away)."""
+    pair is refused only when the outer entry's `mode: extract` lifts the path away; XML
+    refuses every nested pair)."""
     for i, a in enumerate(fan_out):
         if a.field == "" or "" in a.field.split("."):
             raise fail("E358", f"{what}: `split_to_rows` declares the field path '{a.field}', "
@@ -205,6 +211,11 @@ def _check_json_declarations(cfg: m.SourceConfig, fan_out: tuple[m.SplitToRows, 
                 raise fail("E358", f"{what}: `split_to_rows` declares the field '{a.field}' "
                            "more than once", b.loc, "declare each field once")
             outer = a if _under(b.field, a.field) else b if _under(a.field, b.field) else None
+            if outer is not None and cfg.format == "xml":
+                raise fail("E358", f"{what}: `split_to_rows` fields '{a.field}' and "
+                           f"'{b.field}' nest — on an xml source, declared fan-out fields must "
+                           "name disjoint (non-nested) element groups", b.loc,
+                           "fan out on the outer field alone, or on the inner one alone")
             if outer is not None and outer.mode == "extract":
                 raise fail("E358", f"{what}: `split_to_rows` fields '{a.field}' and "
                            f"'{b.field}' nest, and the outer entry's `mode: extract` lifts the "
@@ -225,8 +236,8 @@ def _check_json_declarations(cfg: m.SourceConfig, fan_out: tuple[m.SplitToRows, 
         if a.escape or a.json:
             raise fail("E358", f"{what}: `split_values` on field '{a.field}' sets "
                        f"`{'json' if a.json else 'escape'}`, which only the CSV reader honors",
-                       a.loc, "drop `escape` / `json` on a JSON source: its arrays are read "
-                       "natively")
+                       a.loc, "drop `escape` / `json` on a JSON or XML source: its "
+                       "values are read natively")
     _check_split_fields(cfg, what)
     physical = {c.source_name or c.name: c for c in cfg.schema}
     for a in fan_out:

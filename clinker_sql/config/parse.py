@@ -387,17 +387,15 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     sorted_by, on_unsorted = _source_order(c, schema, common["name"])
     files, recursive = _file_controls(c, what)
     filters = file_filters.parse(c, paths[0] if kind == "regex" else None, recursive, what)
-    if fmt == "xml":
-        _xml_refusals(c, what)
     splits = multi_value.split_values(c.raw("split_values"), what, fmt)
     fan_out = multi_value.split_to_rows(c.raw("split_to_rows"), what) \
-        if fmt == "json" else ()
+        if fmt in ("json", "xml") else ()
     if c.has("array_paths"):  # Clinker's source_node_faults
         raise fail("E360", f"{what} declares `array_paths:`, which the multi-value declarations "
                    "replaced and which is no longer read", c.key_loc("array_paths"),
                    "an `explode` path becomes a `split_to_rows:` entry, a delimited cell a "
                    "`split_values:` entry, and a path kept as an array `multiple: true`")
-    if c.has("split_to_rows") and fmt != "json":  # XML is refused above
+    if c.has("split_to_rows") and fmt not in ("json", "xml"):
         raise fail("E358", f"{what}: `split_to_rows` is declared on a `{fmt}` source, whose "
                    "reader is never handed it: it would be a silent no-op",
                    c.key_loc("split_to_rows"), "remove the block")
@@ -413,7 +411,8 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
                          if granularity == "document" else None,
                          sort_order=sorted_by, on_unsorted=on_unsorted, files=files,
                          filters=filters,
-                         split_values=splits, line_separator=line_sep)
+                         split_values=splits, line_separator=line_sep,
+                         split_to_rows=fan_out if fmt == "xml" else ())
     multi_value.check_source(cfg, what, c.loc, fan_out)
     return m.SourceNode(**common, config=cfg)
 
@@ -548,16 +547,6 @@ def _xml_join_values(node: YNode, what: str) -> tuple[tuple[str, str | None, str
                        loc, "declare each field once")
         out.append(entry)
     return tuple(out)
-
-
-def _xml_refusals(c: Fields, what: str) -> None:
-    """What Clinker's XML reader does that clinker-sql does not yet."""
-    for key in ("split_to_rows", "split_values"):
-        if c.has(key):
-            c.raw(key)
-            raise fail("CS001", f"{what}: `{key}` on an XML source is not supported yet",
-                       c.key_loc(key), "read the repeated element as a `multiple: true` column "
-                       "and fan it out with `emit each`" if key == "split_to_rows" else "")
 
 
 def _file_controls(c: Fields, what: str) -> tuple[m.FileControls, bool | None]:
