@@ -25,6 +25,7 @@ from clinker_sql.codegen.run_plan import FanOut, SinkOutput, Split, WriteStep
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.config import model as m
 from clinker_sql.config.checks import upstream as upstream_nodes
+from clinker_sql.cxl import json_values
 from clinker_sql.cxl.text import to_cell
 from clinker_sql.cxl.types import STRING, CxlType
 from clinker_sql.diagnostics import fail
@@ -458,7 +459,8 @@ def json_line(columns: list[tuple[str, exp.Expression, CxlType]], preserve_nulls
                            f"'{segment}', which holds a value")
         if leaf in body:
             raise fail("CS001", f"JSON output column '{name}' takes the place of another one")
-        body[leaf] = e if t.kind != "datetime" else to_cell(e, t)
+        body[leaf] = to_cell(e, t) if t.kind == "datetime" else \
+            json_values.for_json_sink(e, t) if json_values.holds_json(t) else e
     struct = _json_object(tree, preserve_nulls)
     if preserve_nulls:
         return S.fn("to_json", struct, S.fn("map", S.string("ignoreNullFields"),

@@ -66,6 +66,18 @@ def lower_method(lw: Lowerer, e: a.MethodCall) -> Val:
         raise error("E203", f"unknown method {e.method}()", e,
                     "see docs/cxl-coverage.md for the builtin methods")
     recv = lw.lower(e.receiver)
+    if recv.type.kind == "json":  # a JSON value: as the array or object it holds
+        from clinker_sql.cxl.containers import as_array, as_map
+
+        if e.method in CLOSURE_METHODS or ("array" in b.receivers and "map" not in b.receivers):
+            recv = as_array(recv)
+        elif "map" in b.receivers and "array" not in b.receivers:
+            recv = as_map(recv)
+        elif "*" not in b.receivers:
+            raise error("CS120", f"method '{e.method}' on a JSON value of dynamic shape (an "
+                        "`any` field of a JSON source) is not supported: it applies to both "
+                        "arrays and maps, and the value's shape is known only at run time",
+                        e)
     if not _receiver_ok(b, recv.type.kind):
         raise error("E200", f"method '{e.method}' is not defined for {recv.type} values", e,
                     f"it applies to: {', '.join(b.receivers)}")

@@ -14,6 +14,7 @@ from sqlglot import exp
 
 from clinker_sql import sqlbuild as S
 from clinker_sql.cxl import ast as a
+from clinker_sql.cxl import json_values
 from clinker_sql.cxl import nested_key
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import Fault, Val, coerce, error, guard_all
@@ -49,6 +50,20 @@ def element_faults(lw: Lowerer, arr: exp.Expression, var: str, faults: tuple[Fau
     first = S.fn("get", failing, S.small_int(0))
     return (Fault(S.not_null(first), exp.Dot(this=first.copy(), expression=S.ident("m")),
                   exp.Dot(this=first.copy(), expression=S.ident("v")), faults[0].category),)
+
+
+def as_array(v: Val) -> Val:
+    """A `json` value where an array is expected: its elements (null: not an array)."""
+    if v.type.kind != "json":
+        return v
+    return Val(json_values.elements(v.sql), T.array_of(T.JSON), v.faults)
+
+
+def as_map(v: Val) -> Val:
+    """A `json` value where a map is expected: its entries (null: not an object)."""
+    if v.type.kind != "json":
+        return v
+    return Val(json_values.entries(v.sql), T.CxlType("map", T.JSON), v.faults)
 
 
 def elem_type(t: T.CxlType) -> T.CxlType:
@@ -168,6 +183,14 @@ def index(lw: Lowerer, e: a.Index) -> Val:
     idx = lw.lower(e.index)
     faults = target.faults + guard_all(idx.faults, S.not_null(target.sql))
     tk, ik = target.type.kind, idx.type.kind
+    if tk == "json":  # an array's element or an object's entry, chosen by the index type
+        if ik in ("int", "null"):
+            value = S.fn("get", json_values.elements(target.sql), S.try_cast(idx.sql, "INT"))
+            return Val(value, T.JSON, faults)
+        if ik in ("string", "json"):
+            key = idx.sql if ik == "string" else json_values.as_scalar(idx.sql, T.STRING)
+            return Val(S.fn("try_element_at", json_values.entries(target.sql), key), T.JSON,
+                       faults)
     if tk == "array" and ik in ("int", "null", "any"):
         t = elem_type(target.type)
         value = S.fn("get", target.sql, S.try_cast(idx.sql, "INT"))
@@ -193,7 +216,7 @@ def field(lw: Lowerer, e: a.Field) -> Val:
 
 # ---- comprehensions ---------------------------------------------------------------------------
 def comprehension(lw: Lowerer, e: a.Comprehension) -> Val:
-    src = lw.lower(e.source)
+    src = as_array(lw.lower(e.source))
     if src.type.kind not in ("array", "any"):
         raise error("E200", f"array comprehension requires an Array source, got {src.type}",
                     e.source, "handle null explicitly or provide an Array-valued expression")

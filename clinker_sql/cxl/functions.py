@@ -121,8 +121,10 @@ def _load(path: Path) -> Function:
         params.append(p.name)
         types.append(p.args["kind"].sql(DIALECT))
     body = tree.expression.this
+    # a lambda's own variables (TRANSFORM(a, (x) -> ...)) are read like columns too
+    bound = {i.name for lam in body.find_all(exp.Lambda) for i in lam.expressions}
     for col in body.find_all(exp.Column):
-        if col.table or col.name not in params:
+        if col.table or col.name not in params and col.name not in bound:
             raise LibraryError(f"{where}: {name} reads {col.sql(DIALECT)}, which is none of "
                                "its parameters")
     calls = tuple(dict.fromkeys(n for n in (_called(e) for e in body.find_all(exp.Anonymous))
