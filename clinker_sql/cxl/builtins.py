@@ -18,6 +18,8 @@ from clinker_sql.cxl import builtins_collections  # noqa: F401 - registers metho
 from clinker_sql.cxl import builtins_conv  # noqa: F401
 from clinker_sql.cxl import builtins_numbers  # noqa: F401
 from clinker_sql.cxl import builtins_strings  # noqa: F401
+from clinker_sql.cxl import json_values
+from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import Val, error, guard_all
 from clinker_sql.cxl.registry import METHODS, Builtin, Call
 
@@ -73,8 +75,11 @@ def lower_method(lw: Lowerer, e: a.MethodCall) -> Val:
             recv = as_array(recv)
         elif "map" in b.receivers and "array" not in b.receivers:
             recv = as_map(recv)
+        elif set(b.receivers) <= {"string", "int", "float", "decimal"}:  # a scalar's method
+            t = T.STRING if "string" in b.receivers else T.FLOAT
+            recv = Val(json_values.as_scalar(recv.sql, t), t, recv.faults)
         elif "*" not in b.receivers:
-            raise error("CS120", f"method '{e.method}' on a JSON value of dynamic shape (an "
+            raise error("CS001", f"method '{e.method}' on a JSON value of dynamic shape (an "
                         "`any` field of a JSON source) is not supported: it applies to both "
                         "arrays and maps, and the value's shape is known only at run time",
                         e)

@@ -2,8 +2,9 @@
 (spec §3.2), and the per-element fault collection closures share.
 
 Spark arrays and maps hold one element type, so a literal whose elements have
-different types (Clinker allows `[1, "a"]`) is refused; so is `[1, 2.5]`,
-because Spark would widen the Int and Clinker keeps it an Int.
+different types (Clinker allows `[1, "a"]`, `{"a": 1, "b": "x"}`, and keeps `[1, 2.5]`
+an Int and a Float) holds them as `json` values, each as its JSON text
+(cxl/json_values.py).
 """
 
 from __future__ import annotations
@@ -71,7 +72,8 @@ def elem_type(t: T.CxlType) -> T.CxlType:
 
 
 def _same_type(lw: Lowerer, vals: list[Val], what: str, node: a.Expr) -> T.CxlType:
-    """The one type all non-null values share; anything else is refused."""
+    """The one type all non-null values share; `json` when they differ (each value
+    then held as its JSON text)."""
     t: T.CxlType = T.NULL
     for v in vals:
         k = v.type
@@ -85,9 +87,15 @@ def _same_type(lw: Lowerer, vals: list[Val], what: str, node: a.Expr) -> T.CxlTy
             if u is not None and u.kind in ("array", "map") and u.kind == t.kind == k.kind:
                 t = u  # e.g. [[], [1]]: empty inner arrays take the other's element type
                 continue
-            raise error("CS001", f"{what} mixing {t} and {k} values cannot be expressed in "
-                        "Spark SQL (its arrays and maps hold one element type)", node)
+            return T.JSON
     return t
+
+
+def _held(v: Val, t: T.CxlType) -> exp.Expression:
+    """An element or value of a literal as the literal's element type holds it."""
+    if t.kind == "json":
+        return json_values.text_of(v.sql, v.type)
+    return coerce(v, t).sql if t.kind != "null" else v.sql
 
 
 # ---- literals ---------------------------------------------------------------------------------
@@ -98,7 +106,7 @@ def array_literal(lw: Lowerer, e: a.ArrayLit) -> Val:
     if not items:
         return Val(S.cast(S.fn("array"), T.spark_type_sql(T.array_of(T.NULL))),
                    T.array_of(T.NULL), faults)
-    sql = [coerce(v, t).sql if t.kind != "null" else v.sql for v in items]
+    sql = [_held(v, t) for v in items]
     value = S.fn("array", *sql)
     if t.kind == "null":
         value = S.cast(value, T.spark_type_sql(T.array_of(T.NULL)))
@@ -168,7 +176,7 @@ def map_literal(lw: Lowerer, e: a.MapLit) -> Val:
         return Val(S.cast(S.fn("map"), T.spark_type_sql(vt)), vt, tuple(faults))
     args: list[exp.Expression] = []
     for k_sql, v in zip(keys, values):
-        args += [k_sql, coerce(v, t).sql if t.kind != "null" else v.sql]
+        args += [k_sql, _held(v, t)]
     value = S.fn("map", *args)
     if t.kind == "null":
         value = S.cast(value, T.spark_type_sql(vt))
