@@ -267,7 +267,8 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
         raise fail("CS001", f"sink '{name}': an XML output per source file is not supported "
                    "yet", cfg.path_loc)
     if cfg.format in ("csv", "json", "xml"):
-        line = csv_line(typed, cfg.delimiter) if cfg.format == "csv" else \
+        line = csv_line([(n, json_values.csv_guard(e, t), t) for n, e, t in typed],
+                        cfg.delimiter) if cfg.format == "csv" else \
             json_line(typed, cfg.preserve_nulls) if cfg.format == "json" else \
             xml_sink.framed(xml_sink.xml_record(typed, cfg, _field_path))
         split = None if cfg.fan_out is not None or cfg.split is not None else \

@@ -134,6 +134,22 @@ def logical_key(key: exp.Expression) -> exp.Expression:
 
 
 def cell(x: exp.Expression) -> exp.Expression:
-    """A `json` value as a CSV cell: a string as its characters, anything else as its
-    JSON text."""
+    """A `json` value as a CSV cell (a DLQ entry's too): a string as its characters,
+    anything else as its JSON text."""
     return functions.call("json_cell", x)
+
+
+def csv_guard(x: exp.Expression, t: T.CxlType) -> exp.Expression:
+    """A value a CSV sink writes: a `json` value (or an array's `json` element) holding an
+    object or array stops the run, as Clinker's CSV writer refuses a map or a nested
+    array in a cell (UnserializableMapValue / UnserializableArrayValue)."""
+    if t.kind == "array" and t.elem is not None and t.elem.kind == "json":
+        e = _fresh("e", x)
+        return S.fn("transform", x, _lam(csv_guard(S.col(e), t.elem), e))
+    if t.kind != "json":
+        return x
+    nested = S.or_(S.fn("startswith", x, S.string("{")), S.fn("startswith", x.copy(),
+                                                               S.string("[")))
+    return S.case([(S.is_true(nested), S.fn("raise_error", S.string(
+        "a CSV cell cannot hold a JSON object or array (Clinker's CSV writer refuses a map "
+        "or a nested array value)")))], x.copy())

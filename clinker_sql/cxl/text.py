@@ -35,9 +35,9 @@ def to_text(x: exp.Expression, t: CxlType) -> exp.Expression:
     if k == "string":
         return x
     if k == "json":  # a string as its characters, anything else as its JSON text
-        from clinker_sql.cxl import json_values
+        from clinker_sql.cxl import functions
 
-        return json_values.cell(x)
+        return functions.call("json_cell", x)
     if k == "float":
         return float_text(x)
     if k == "datetime":
@@ -78,6 +78,10 @@ def to_cell(x: exp.Expression, t: CxlType) -> exp.Expression:
     """A value as a CSV sink (and the DLQ file) writes it."""
     if t.kind == "datetime":
         return datetime_text(x, "T")
+    if t.kind == "json":
+        from clinker_sql.cxl import json_values
+
+        return json_values.cell(x)
     if t.kind == "map":
         from clinker_sql.cxl import json_values
 
