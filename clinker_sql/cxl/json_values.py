@@ -77,10 +77,11 @@ def text_of(x: exp.Expression, t: T.CxlType) -> exp.Expression:
         return S.cast(S.null(), "STRING")
     if k == "string":
         return _string_text(x)
-    if k in ("int", "bool", "decimal"):
+    if k in ("int", "bool"):
         return S.cast(x, "STRING")
-    if k == "float":
-        return functions.call("float_text", x)  # as cxl/text.py writes a Float
+    if k in ("float", "decimal"):  # as TO_JSON writes it
+        return S.fn("regexp_extract", S.fn("to_json", S.fn("array", x)),
+                    S.string(r"^\[(.*)\]$"), S.small_int(1))
     if k == "array":
         e = _fresh("e", x)
         inner = S.fn("transform", x, _lam(S.fn("coalesce", text_of(S.col(e), t.elem or T.NULL),
