@@ -14,7 +14,9 @@ and to read a scalar out of it.
   comparison with an Int, ...): null when it holds another type;
 - `text_of`: any CXL value as JSON text (a value `set()` puts into an object);
 - `object_text`: a MAP<STRING, json> back to JSON text (`unset("a.b")`);
-- `for_json_sink` / `cell`: how a JSON sink and a CSV cell write it.
+- `text_of` for a JSON sink (codegen/sink.py builds a record holding `json` values as
+  text); `for_json_sink`, the same value as VARIANTs (a map's `to_json`); `cell` /
+  `csv_guard`: a CSV cell.
 """
 
 from __future__ import annotations
