@@ -3,6 +3,7 @@ layer has decided which of them are clean) the write statement (spec §2.7)."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, replace
 
@@ -25,6 +26,7 @@ from clinker_sql.codegen.run_plan import FanOut, SinkOutput, Split, WriteStep
 from clinker_sql.codegen.templates import Sql, ident, render, select_list, sql
 from clinker_sql.config import model as m
 from clinker_sql.config.checks import upstream as upstream_nodes
+from clinker_sql.cxl import json_values
 from clinker_sql.cxl.text import to_cell
 from clinker_sql.cxl.types import STRING, CxlType
 from clinker_sql.diagnostics import fail
@@ -108,6 +110,38 @@ def _field_path(name: str) -> list[str]:
             part += name[i]
         i += 1
     return out + [part]
+
+
+def _values(tree: dict) -> dict:
+    return {k: _values(v) if isinstance(v, dict) else v[0] for k, v in tree.items()}
+
+
+def _text_object(tree: dict, preserve_nulls: bool, top: bool = False) -> exp.Expression:
+    """A record holding `json` values as JSON text built in place: a `json` value is its
+    text already, in the document's key order (a VARIANT would sort the keys); any other
+    value is written by `to_json`, as a record without them is. Null: an object whose
+    every leaf is null, left out without `preserve_nulls` (never the record)."""
+    options = [S.fn("map", S.string("ignoreNullFields"), S.string("false"))] \
+        if preserve_nulls else []
+    parts: list[exp.Expression] = []
+    for key, node in tree.items():
+        if isinstance(node, dict):
+            value = _text_object(node, preserve_nulls)
+        elif json_values.holds_json(node[1]):
+            value = json_values.text_of(node[0], node[1])
+            if preserve_nulls:
+                value = S.fn("coalesce", value, S.string("null"))
+        else:  # `{"v":<value>}` without its frame; `{}` (null left out) is no part
+            whole = S.fn("to_json", S.fn("named_struct", S.string("v"), node[0]), *options)
+            value = S.fn("nullif", S.fn("regexp_extract", whole, S.string(r'^\{"v":(.*)\}$'),
+                                        S.small_int(1)), S.string(""))
+        parts.append(S.fn("concat", S.string(json.dumps(key, ensure_ascii=False) + ":"),
+                          value))
+    text = S.fn("concat", S.string("{"), S.fn("concat_ws", S.string(","), *parts),
+                S.string("}"))
+    if top or preserve_nulls:
+        return text
+    return S.case([(S.or_(*[S.not_null(p.copy()) for p in parts]), text)])
 
 
 def _json_object(tree: dict, preserve_nulls: bool) -> exp.Expression:
@@ -266,7 +300,8 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
         raise fail("CS001", f"sink '{name}': an XML output per source file is not supported "
                    "yet", cfg.path_loc)
     if cfg.format in ("csv", "json", "xml"):
-        line = csv_line(typed, cfg.delimiter) if cfg.format == "csv" else \
+        line = csv_line([(n, json_values.csv_guard(e, t), t) for n, e, t in typed],
+                        cfg.delimiter) if cfg.format == "csv" else \
             json_line(typed, cfg.preserve_nulls) if cfg.format == "json" else \
             xml_sink.framed(xml_sink.xml_record(typed, cfg, _field_path))
         split = None if cfg.fan_out is not None or cfg.split is not None else \
@@ -458,8 +493,10 @@ def json_line(columns: list[tuple[str, exp.Expression, CxlType]], preserve_nulls
                            f"'{segment}', which holds a value")
         if leaf in body:
             raise fail("CS001", f"JSON output column '{name}' takes the place of another one")
-        body[leaf] = e if t.kind != "datetime" else to_cell(e, t)
-    struct = _json_object(tree, preserve_nulls)
+        body[leaf] = (to_cell(e, t) if t.kind == "datetime" else e, t)
+    if any(json_values.holds_json(t) for _, _, t in columns):
+        return _text_object(tree, preserve_nulls, top=True)
+    struct = _json_object(_values(tree), preserve_nulls)
     if preserve_nulls:
         return S.fn("to_json", struct, S.fn("map", S.string("ignoreNullFields"),
                                             S.string("false")))

@@ -15,6 +15,7 @@ from clinker_sql.codegen import (
     fusion,
     input_bytes,
     input_files,
+    json_nested,
     multi_value,
     numbering,
     source_order,
@@ -75,6 +76,9 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     node = replace(node, config=cfg)
     # every file has no record (0 bytes, blank lines): no rows (input_files.py)
     empty = selected != [] and input_files.all_empty(cfg, in_order)
+    keys = unmapped.json_keys(cfg, in_order)  # a JSON source's, with nested paths
+    # `any` columns holding arrays: the scan declares its schema (codegen/json_nested.py)
+    dynamic = json_nested.dynamic_columns(cfg, keys) if not empty else frozenset()
     if selected == [] or empty:  # on_no_match warn or skip, and no file: a source of no rows
         ctx.add(Statement("view", node.name, raw, f"CREATE OR REPLACE TEMPORARY VIEW "
                           f"{ident(raw)} AS {sql(_no_rows(cfg))}",
@@ -97,7 +101,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         read = cfg if selected is None else replace(cfg, paths=tuple(selected))
         ctx.add(Statement("view", node.name, raw, render(
             "source_scan.sql.j2", view=ident(raw), format=Sql(_SPARK_FORMAT[cfg.format]),
-            options=Sql(", ".join(f"{k} {literal(v)}" for k, v in _options(read)))),
+            options=Sql(", ".join(f"{k} {literal(v)}" for k, v in _options(read))),
+            schema=Sql(json_nested.scan_schema(keys)) if dynamic else None),
             header=f"source {node.name}: read {cfg.format} as text" + (
                 f" (files: {len(selected)} of its matches)" if selected else ""),
             step=replace(discovery, scan_columns=("value",)) if cfg.format == "fixed_width"
@@ -110,7 +115,6 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     physical = _physical(cfg)
     if cfg.format == "xml":
         xml_source.check_unmapped(node, in_order)
-    keys = unmapped.json_keys(cfg, in_order)  # a JSON source's, with nested paths
     # its first file's header (Clinker's schema), or a JSON source's flattened fields
     header = unmapped.header(cfg, in_order) or unmapped.leaves(keys)
     unmapped.reject_check(ctx, node, header)  # on_unmapped: reject
@@ -122,9 +126,9 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         unmapped.absent(cfg, header if keys is None else list(keys))
     extra = [unmapped.raw_name(i) for i in range(len(widened))]
     columns = Sql(",\n    ".join(
-        [f"{sql(_split_value(p, c, cfg, missing, keys))} AS {ident(c.name)}"
+        [f"{sql(_split_value(p, c, cfg, missing, keys, bool(dynamic)))} AS {ident(c.name)}"
          for p, c in zip(physical, cfg.schema)] +
-        [f"{sql(unmapped.raw_value(cfg, h, keys))} AS {ident(r)}"
+        [f"{sql(_widened_value(cfg, h, keys, bool(dynamic)))} AS {ident(r)}"
          for h, r in zip(widened, extra)] +
         ([f"{sql(fixed_width.line_bytes(cfg))} AS {ident(fixed_width.LINE_BYTES)}"]
          if cfg.format == "fixed_width" else [])))
@@ -159,7 +163,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         c.source_name or c.name)) for c in cfg.schema if c.multiple and c.name not in missing}
     typed = [(c, S.cast(S.null(), T.spark_type_sql(multi_value.column_type(c)))
               if c.name in missing else multi_value.typed(c, parts[c.name], nulls)
-              if c.multiple else fixed_width.typed_value(S.col(c.name), c)
+              if c.multiple else json_nested.typed(S.col(c.name)) if c.name in dynamic
+              else fixed_width.typed_value(S.col(c.name), c)
               if c.layout is not None else typed_value(S.col(c.name), c, nulls))
              for c in cfg.schema]
     if cfg.correlation_key:  # sketched while counted (correlation._sketch_bound)
@@ -185,7 +190,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
               for f in cfg.correlation_key]
     if widened:
         items.append((unmapped.widened_map(widened, cells=cfg.format == "csv"), WIDENED))
-    relation = Relation(ok, tuple((c.name, multi_value.column_type(c)) for c in cfg.schema),
+    relation = Relation(ok, tuple((c.name, json_nested.JSON_ARRAY if c.name in dynamic
+                                   else multi_value.column_type(c)) for c in cfg.schema),
                         ck=ck, widened=widened)
     first_bad = S.case([(b, S.string(c.name)) for c, b in bad])
     payload = [c.name for c in cfg.schema]
@@ -436,12 +442,15 @@ def _whole_files(cfg: m.SourceConfig) -> bool:
 
 
 def _split_value(physical: str, column: m.Column, cfg: m.SourceConfig, missing: set[str],
-                 keys: dict[str, str] | None) -> exp.Expression:
+                 keys: dict[str, str] | None, declared: bool = False) -> exp.Expression:
     """A declared column's text in the split view; null when the file lacks it; a JSON
-    source's multi-value field as its array's JSON text."""
+    source's multi-value field as its array's JSON text. `declared`: a JSON source read
+    with its schema declared, where every field is its text (codegen/json_nested.py)."""
     fmt = cfg.format
     if column.name in missing:
         return S.cast(S.null(), "STRING")
+    if declared:
+        return json_nested.raw_text(unmapped.path(physical))
     if column.layout is not None:  # a fixed-width field (codegen/fixed_width.py)
         return fixed_width.field_text(cfg, column)
     if fmt == "xml":
@@ -451,6 +460,14 @@ def _split_value(physical: str, column: m.Column, cfg: m.SourceConfig, missing: 
     if fmt == "json":  # a dotted name is a nested field: `customer`.`name`
         return _raw_text(unmapped.path(physical), column, fmt)
     return _raw_text(S.col(physical), column, fmt)
+
+
+def _widened_value(cfg: m.SourceConfig, name: str, keys: dict[str, str] | None,
+                   declared: bool) -> exp.Expression:
+    """An undeclared field's text (`declared`: as _split_value's)."""
+    if declared:
+        return json_nested.raw_text(unmapped.path(name))
+    return unmapped.raw_value(cfg, name, keys)
 
 
 def _raw_text(c: exp.Expression, column: m.Column, fmt: str) -> exp.Expression:

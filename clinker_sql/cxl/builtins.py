@@ -18,6 +18,8 @@ from clinker_sql.cxl import builtins_collections  # noqa: F401 - registers metho
 from clinker_sql.cxl import builtins_conv  # noqa: F401
 from clinker_sql.cxl import builtins_numbers  # noqa: F401
 from clinker_sql.cxl import builtins_strings  # noqa: F401
+from clinker_sql.cxl import json_values
+from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import Val, error, guard_all
 from clinker_sql.cxl.registry import METHODS, Builtin, Call
 
@@ -66,6 +68,21 @@ def lower_method(lw: Lowerer, e: a.MethodCall) -> Val:
         raise error("E203", f"unknown method {e.method}()", e,
                     "see docs/cxl-coverage.md for the builtin methods")
     recv = lw.lower(e.receiver)
+    if recv.type.kind == "json":  # a JSON value: as the array or object it holds
+        from clinker_sql.cxl.containers import as_array, as_map
+
+        if e.method in CLOSURE_METHODS or ("array" in b.receivers and "map" not in b.receivers):
+            recv = as_array(recv)
+        elif "map" in b.receivers and "array" not in b.receivers:
+            recv = as_map(recv)
+        elif set(b.receivers) <= {"string", "int", "float", "decimal"}:  # a scalar's method
+            t = T.STRING if "string" in b.receivers else T.FLOAT
+            recv = Val(json_values.as_scalar(recv.sql, t), t, recv.faults)
+        elif "*" not in b.receivers:
+            raise error("CS001", f"method '{e.method}' on a JSON value of dynamic shape (an "
+                        "`any` field of a JSON source) is not supported: it applies to both "
+                        "arrays and maps, and the value's shape is known only at run time",
+                        e)
     if not _receiver_ok(b, recv.type.kind):
         raise error("E200", f"method '{e.method}' is not defined for {recv.type} values", e,
                     f"it applies to: {', '.join(b.receivers)}")

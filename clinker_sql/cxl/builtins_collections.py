@@ -9,6 +9,7 @@ from sqlglot import exp
 
 from clinker_sql import sqlbuild as S
 from clinker_sql.cxl import ast as a
+from clinker_sql.cxl import json_values
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.containers import elem_type, element_faults
 from clinker_sql.cxl.lower import Val, coerce, error
@@ -143,9 +144,13 @@ def _set(c: Call) -> Val:
     if c.kind(0) != "string":  # a non-String key gives null
         return Val(typed_null(c.recv.type), c.recv.type)
     key = _bare_key(c)
-    t = _value_type(c, c.args[1].type)
     lw = c.lowerer
-    v = coerce(c.args[1], t).sql if c.kind(1) != "null" else typed_null(t)
+    if elem_type(c.recv.type).kind == "json":  # a JSON object: the value as JSON text
+        t = T.JSON
+        v = json_values.text_of(c.args[1].sql, c.args[1].type)
+    else:
+        t = _value_type(c, c.args[1].type)
+        v = coerce(c.args[1], t).sql if c.kind(1) != "null" else typed_null(t)
 
     def build(m: exp.Expression) -> exp.Expression:
         k, old = lw.fresh("k"), lw.fresh("v")
@@ -173,5 +178,22 @@ def _remove_field(c: Call) -> Val:
 def _unset(c: Call) -> Val:
     if c.kind(0) != "string":
         return Val(typed_null(c.recv.type), c.recv.type)
+    lit = c.literal(0)
+    if elem_type(c.recv.type).kind == "json" and lit is not None and lit.kind == "string" \
+            and "." in lit.value and "[" not in lit.value:
+        return Val(_unset_path(c, c.recv.sql, lit.value.split(".")), c.recv.type)
     return Val(_without(c, S.string(_bare_key(c))), c.recv.type)
+
+
+def _unset_path(c: Call, m: exp.Expression, path: list[str]) -> exp.Expression:
+    """A JSON object's entries without the nested key `path` (`meta.flag`): the entry on
+    the way rewritten when it holds an object, left as it is otherwise."""
+    k, v = c.lowerer.fresh("k"), c.lowerer.fresh("v")
+    if len(path) == 1:
+        return S.fn("map_filter", m, lam(S.not_(S.eq(S.col(k), S.string(path[0]))), k, v))
+    inner = json_values.entries(S.col(v))
+    rewritten = json_values.object_text(_unset_path(c, inner, path[1:]), T.JSON)
+    return S.fn("transform_values", m, lam(S.case([(S.is_true(S.and_(
+        S.eq(S.col(k), S.string(path[0])), S.not_null(inner.copy()))), rewritten)],
+        S.col(v)), k, v))
 

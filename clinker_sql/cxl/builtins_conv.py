@@ -200,7 +200,7 @@ def _debug(c: Call) -> Val:
 @method("type_of", ANY)
 def _type_of(c: Call) -> Val:
     name = c.recv.type.kind
-    if name == "any":
+    if name in ("any", "json"):
         raise error("CS001", "type_of() on a value whose type is only known at run time",
                     c.node)
     return Val(S.case([(S.is_null(c.recv.sql), S.string("null"))], S.string(name)), T.STRING)

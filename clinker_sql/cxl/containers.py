@@ -2,8 +2,9 @@
 (spec §3.2), and the per-element fault collection closures share.
 
 Spark arrays and maps hold one element type, so a literal whose elements have
-different types (Clinker allows `[1, "a"]`) is refused; so is `[1, 2.5]`,
-because Spark would widen the Int and Clinker keeps it an Int.
+different types (Clinker allows `[1, "a"]`, `{"a": 1, "b": "x"}`, and keeps `[1, 2.5]`
+an Int and a Float) holds them as `json` values, each as its JSON text
+(cxl/json_values.py).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from sqlglot import exp
 
 from clinker_sql import sqlbuild as S
 from clinker_sql.cxl import ast as a
+from clinker_sql.cxl import json_values
 from clinker_sql.cxl import nested_key
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import Fault, Val, coerce, error, guard_all
@@ -51,12 +53,27 @@ def element_faults(lw: Lowerer, arr: exp.Expression, var: str, faults: tuple[Fau
                   exp.Dot(this=first.copy(), expression=S.ident("v")), faults[0].category),)
 
 
+def as_array(v: Val) -> Val:
+    """A `json` value where an array is expected: its elements (null: not an array)."""
+    if v.type.kind != "json":
+        return v
+    return Val(json_values.elements(v.sql), T.array_of(T.JSON), v.faults)
+
+
+def as_map(v: Val) -> Val:
+    """A `json` value where a map is expected: its entries (null: not an object)."""
+    if v.type.kind != "json":
+        return v
+    return Val(json_values.entries(v.sql), T.CxlType("map", T.JSON), v.faults)
+
+
 def elem_type(t: T.CxlType) -> T.CxlType:
     return t.elem if t.elem is not None else T.NULL
 
 
 def _same_type(lw: Lowerer, vals: list[Val], what: str, node: a.Expr) -> T.CxlType:
-    """The one type all non-null values share; anything else is refused."""
+    """The one type all non-null values share; `json` when they differ (each value
+    then held as its JSON text)."""
     t: T.CxlType = T.NULL
     for v in vals:
         k = v.type
@@ -70,9 +87,15 @@ def _same_type(lw: Lowerer, vals: list[Val], what: str, node: a.Expr) -> T.CxlTy
             if u is not None and u.kind in ("array", "map") and u.kind == t.kind == k.kind:
                 t = u  # e.g. [[], [1]]: empty inner arrays take the other's element type
                 continue
-            raise error("CS001", f"{what} mixing {t} and {k} values cannot be expressed in "
-                        "Spark SQL (its arrays and maps hold one element type)", node)
+            return T.JSON
     return t
+
+
+def _held(v: Val, t: T.CxlType) -> exp.Expression:
+    """An element or value of a literal as the literal's element type holds it."""
+    if t.kind == "json":
+        return json_values.text_of(v.sql, v.type)
+    return coerce(v, t).sql if t.kind != "null" else v.sql
 
 
 # ---- literals ---------------------------------------------------------------------------------
@@ -83,7 +106,7 @@ def array_literal(lw: Lowerer, e: a.ArrayLit) -> Val:
     if not items:
         return Val(S.cast(S.fn("array"), T.spark_type_sql(T.array_of(T.NULL))),
                    T.array_of(T.NULL), faults)
-    sql = [coerce(v, t).sql if t.kind != "null" else v.sql for v in items]
+    sql = [_held(v, t) for v in items]
     value = S.fn("array", *sql)
     if t.kind == "null":
         value = S.cast(value, T.spark_type_sql(T.array_of(T.NULL)))
@@ -153,7 +176,7 @@ def map_literal(lw: Lowerer, e: a.MapLit) -> Val:
         return Val(S.cast(S.fn("map"), T.spark_type_sql(vt)), vt, tuple(faults))
     args: list[exp.Expression] = []
     for k_sql, v in zip(keys, values):
-        args += [k_sql, coerce(v, t).sql if t.kind != "null" else v.sql]
+        args += [k_sql, _held(v, t)]
     value = S.fn("map", *args)
     if t.kind == "null":
         value = S.cast(value, T.spark_type_sql(vt))
@@ -168,6 +191,14 @@ def index(lw: Lowerer, e: a.Index) -> Val:
     idx = lw.lower(e.index)
     faults = target.faults + guard_all(idx.faults, S.not_null(target.sql))
     tk, ik = target.type.kind, idx.type.kind
+    if tk == "json":  # an array's element or an object's entry, chosen by the index type
+        if ik in ("int", "null"):
+            value = S.fn("get", json_values.elements(target.sql), S.try_cast(idx.sql, "INT"))
+            return Val(value, T.JSON, faults)
+        if ik in ("string", "json"):
+            key = idx.sql if ik == "string" else json_values.as_scalar(idx.sql, T.STRING)
+            return Val(S.fn("try_element_at", json_values.entries(target.sql), key), T.JSON,
+                       faults)
     if tk == "array" and ik in ("int", "null", "any"):
         t = elem_type(target.type)
         value = S.fn("get", target.sql, S.try_cast(idx.sql, "INT"))
@@ -193,7 +224,7 @@ def field(lw: Lowerer, e: a.Field) -> Val:
 
 # ---- comprehensions ---------------------------------------------------------------------------
 def comprehension(lw: Lowerer, e: a.Comprehension) -> Val:
-    src = lw.lower(e.source)
+    src = as_array(lw.lower(e.source))
     if src.type.kind not in ("array", "any"):
         raise error("E200", f"array comprehension requires an Array source, got {src.type}",
                     e.source, "handle null explicitly or provide an Array-valued expression")

@@ -35,6 +35,7 @@ from sqlglot import exp
 from clinker_sql import sqlbuild as S
 from clinker_sql.cxl import ast as a
 from clinker_sql.cxl import types as T
+from clinker_sql.cxl.containers import as_array
 from clinker_sql.cxl.lower import Fault, Lowerer, Val, error, fault_value
 from clinker_sql.cxl.registry import lam, typed_null
 
@@ -93,7 +94,7 @@ class FanOut:
 
     def block(self, lw: Lowerer, stmt: a.EmitEach, emits: dict[str, Val],
               visible: set[str]) -> Lowered:
-        src = lw.lower(stmt.source)
+        src = as_array(lw.lower(stmt.source))
         kinds = ("array", "any", "null") if stmt.outer else ("array", "any")
         if src.type.kind not in kinds:
             what = "an Array, Null, or Any source" if stmt.outer else "an Array source"

@@ -121,8 +121,10 @@ def _load(path: Path) -> Function:
         params.append(p.name)
         types.append(p.args["kind"].sql(DIALECT))
     body = tree.expression.this
+    # a lambda's own variables (TRANSFORM(a, (x) -> ...)) are read like columns too
+    bound = {i.name for lam in body.find_all(exp.Lambda) for i in lam.expressions}
     for col in body.find_all(exp.Column):
-        if col.table or col.name not in params:
+        if col.table or col.name not in params and col.name not in bound:
             raise LibraryError(f"{where}: {name} reads {col.sql(DIALECT)}, which is none of "
                                "its parameters")
     calls = tuple(dict.fromkeys(n for n in (_called(e) for e in body.find_all(exp.Anonymous))
@@ -216,10 +218,34 @@ def inline_in_lambdas(tree: exp.Expression) -> exp.Expression:
     counter = [0]
     while True:  # a body or an argument put in place may hold calls in turn
         node = next((n for n in tree.find_all(exp.Anonymous) if called(n) is not None
-                     and n.find_ancestor(exp.Lambda) is not None), None)
+                     and (_in_higher_order(n) or _takes_lambda(n))), None)
         if node is None:
             return tree
         node.replace(inline(node, counter))
+
+
+def _in_higher_order(node: exp.Expression) -> bool:
+    """Whether `node` is inside a higher-order function call (one with a lambda argument):
+    in its lambda, or in another argument (`TRANSFORM(ARRAY(f(x)), (s) -> ...)`), which
+    Spark refuses too (UNSUPPORTED_FEATURE.LAMBDA_FUNCTION_WITH_SQL_UDF); or in the
+    argument of a library function whose body holds a lambda (`cxl_json_entries`), where
+    Spark puts it once it inlines that body."""
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, exp.Lambda) or any(
+                isinstance(a, exp.Lambda) for a in parent.iter_expressions()):
+            return True
+        fn = called(parent) if isinstance(parent, exp.Anonymous) else None
+        if fn is not None and fn.body.find(exp.Lambda) is not None:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _takes_lambda(call: exp.Anonymous) -> bool:
+    """Whether an argument of the library call holds a lambda, which Spark refuses as
+    well (LAMBDA_FUNCTION_WITH_SQL_UDF): the call is then its body."""
+    return any(a.find(exp.Lambda) is not None for a in call.expressions)
 
 
 def without_calls(sql: str) -> str:

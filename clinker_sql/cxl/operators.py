@@ -8,6 +8,7 @@ from sqlglot import exp
 
 from clinker_sql import sqlbuild as S
 from clinker_sql.cxl import ast as a
+from clinker_sql.cxl import json_values
 from clinker_sql.cxl import types as T
 from clinker_sql.cxl.lower import Fault, Val, coerce, error, guard_all
 
@@ -52,7 +53,24 @@ def logical(lw: Lowerer, e: a.Binary) -> Val:
     return Val(value, T.BOOL, left.faults + guard_all(right.faults, evaluated))
 
 
+def _json_operands(left: Val, right: Val) -> tuple[Val, Val]:
+    """A JSON value compared with a scalar: read as that scalar's type (a number as a
+    Float, the other side too): null when it holds another type."""
+    pair = [left, right]
+    for i in (0, 1):
+        mine, other = pair[i], pair[1 - i]
+        if mine.type.kind != "json" or other.type.kind not in (
+                "int", "float", "decimal", "string", "bool"):
+            continue
+        t = T.FLOAT if other.type.numeric else other.type
+        pair[i] = Val(json_values.as_scalar(mine.sql, t), t, mine.faults)
+        if other.type.numeric and other.type.kind != "float":
+            pair[1 - i] = Val(S.cast(other.sql, "DOUBLE"), T.FLOAT, other.faults)
+    return pair[0], pair[1]
+
+
 def equality(e: a.Binary, left: Val, right: Val) -> Val:
+    left, right = _json_operands(left, right)
     faults = left.faults + right.faults
     lt, rt = left.type, right.type
     mixed = {lt.kind, rt.kind} == {"float", "decimal"}  # typechecks, never equal at run time
@@ -77,6 +95,7 @@ def equality(e: a.Binary, left: Val, right: Val) -> Val:
 
 
 def ordering(e: a.Binary, left: Val, right: Val) -> Val:
+    left, right = _json_operands(left, right)
     faults = left.faults + right.faults
     lt, rt = left.type.kind, right.type.kind
     ok = (lt in ("null", "any") or rt in ("null", "any") or

@@ -34,6 +34,10 @@ def to_text(x: exp.Expression, t: CxlType) -> exp.Expression:
     k = t.kind
     if k == "string":
         return x
+    if k == "json":  # a string as its characters, anything else as its JSON text
+        from clinker_sql.cxl import functions
+
+        return functions.call("json_cell", x)
     if k == "float":
         return float_text(x)
     if k == "datetime":
@@ -74,8 +78,14 @@ def to_cell(x: exp.Expression, t: CxlType) -> exp.Expression:
     """A value as a CSV sink (and the DLQ file) writes it."""
     if t.kind == "datetime":
         return datetime_text(x, "T")
+    if t.kind == "json":
+        from clinker_sql.cxl import json_values
+
+        return json_values.cell(x)
     if t.kind == "map":
-        return S.fn("to_json", x)
+        from clinker_sql.cxl import json_values
+
+        return S.fn("to_json", json_values.for_json_sink(x, t))
     if t.kind == "array":
         elem = t.elem or CxlType("string")
         lam = exp.Lambda(this=to_cell(S.col("e"), elem), expressions=[S.ident("e")])

@@ -9,7 +9,7 @@ from sqlglot import exp
 
 @dataclass(frozen=True)
 class CxlType:
-    kind: str  # int float decimal string bool date datetime array map null any
+    kind: str  # int float decimal string bool date datetime array map null any json
     elem: CxlType | None = None  # arrays and maps
     precision: int = 38
     scale: int = 0
@@ -35,6 +35,8 @@ DATE = CxlType("date")
 DATETIME = CxlType("datetime")
 NULL = CxlType("null")
 ANY = CxlType("any")
+# a JSON value of dynamic shape, held as its JSON text (cxl/json_values.py)
+JSON = CxlType("json")
 
 
 def array_of(elem: CxlType) -> CxlType:

@@ -25,23 +25,12 @@ from clinker_sql.project import Project
 CASES = Path(__file__).parent / "cases"
 ALL = sorted(p.parent for p in CASES.glob("*/*/case.yaml"))
 
-_JSON_ANY = ("a JSON source's `any` column is read as its JSON text (a string), so array and "
-             "map methods and `emit each` over it are refused")
-_MIXED_MAP = ("a map literal mixing int, string or bool values is refused (Spark maps hold one "
-              "value type)")
 # Clinker behaviour clinker-sql does not have yet: each case fails today, and a fix turns
 # its strict xfail into a failure that says to move it out of this list
 KNOWN = {
     "scenario/004_scenario_product_feed_normalize":
         "a decimal quotient rounded with round_to(2) gives 40 where Clinker gives 40.02 "
         "(margin_pct of VF-3051); the XML source and sinks give Clinker's records",
-    "io/104_json_filter_and_map_closures_over_nested_array": _JSON_ANY,
-    "io/105_json_emit_each_one_record_per_element": _JSON_ANY,
-    "io/106_json_nested_emit_each_fans_out_within_fan_out": _JSON_ANY,
-    "io/107_json_nested_emit_each_cumulative_expansion_limit": _JSON_ANY,
-    "io/108_json_emit_each_expansion_limit_to_dlq": _JSON_ANY,
-    "io/109_json_map_builtins_inside_array_closures": _JSON_ANY,
-    "io/110_json_array_index_find_any_remove": _JSON_ANY,
     "combine/020_route_merge_concat_declaration_order":
         "a merge's rows keep their source order, not its inputs' declaration order",
     "io/004_type_error_rfc3339_datetime_normalized_to_utc":
@@ -49,8 +38,6 @@ KNOWN = {
     "io/036_sink_correlated_source_rows":
         "correlated rows are written in input order, not in the order of their formatted "
         "group keys (Clinker's commit sorts groups by format_group_key)",
-    "io/046_json_reserved_literal_keys_decoded_once": _MIXED_MAP,
-    "io/051_json_nested_cxl_comprehension": _MIXED_MAP,
     "diag/157_err_E172_nested_source_scope_read_after_merge":
         "a transform's declares: ($source/$doc scoped variables) is refused as unsupported (CS001)",
 }

@@ -20,7 +20,8 @@ _ARGS = {"STRING": "CAST(id AS STRING)", "DOUBLE": "CAST(id AS DOUBLE) / 4", "BI
 
 # how Spark's plans name what a body does
 _MARKERS = ("RLIKE", "TRY_CAST", "ROUND(", "POWER(", "ISNAN(", "LOWER(", "CONCAT(",
-            "REGEXP_REPLACE(", "ABS(", "CEIL(", "FLOOR(")
+            "REGEXP_REPLACE(", "ABS(", "CEIL(", "FLOOR(", "REGEXP_EXTRACT(", "FROM_JSON(",
+            "VARIANT_GET(")
 
 
 @pytest.fixture(scope="module")
@@ -49,9 +50,11 @@ def test_every_function_inlines_into_whole_stage_code(spark, library, name):
         assert name not in plan.lower(), plan  # no SQL function call is left
         for m in markers:
             assert m in plan.lower(), (m, plan)
-    # the projection computing the body runs inside whole-stage code generation
+    # the projection computing the body runs inside whole-stage code generation, unless the
+    # body holds a lambda: Spark interprets a higher-order function (TRANSFORM, ...) anywhere
     project = next(line for line in physical.splitlines() if "Project" in line)
-    assert project.lstrip("+- :").startswith("*("), physical
+    if fn.body.find(exp.Lambda) is None:
+        assert project.lstrip("+- :").startswith("*("), physical
     spark.sql(f"SELECT * FROM fn_probe").collect()  # and it runs
 
 
