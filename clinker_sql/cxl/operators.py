@@ -184,6 +184,10 @@ def _decimal_arith(op: str, left: Val, right: Val, faults: tuple[Fault, ...]) ->
         value = S.fn(_TRY[op], a_, b_)
         return Val(value, t, faults + (Fault(S.and_(both, S.is_null(value)), overflow),))
     zero = S.is_true(S.eq(b_, S.small_int(0)))
+    if op == "/":  # a quotient has the scale its digits need (Spark gives at least 6), not
+        # its operands' (Clinker's Decimal division): a free decimal, so that a
+        # round_to(2) of 760 * 100 / 1899 keeps 40.02
+        t = T.decimal(38, T.FREE_SCALE, free=True)
     compute = S.fn("try_divide", a_, b_) if op == "/" else S.fn("try_mod", a_, b_)
     value = S.case([(zero, S.null())], compute)
     return Val(value, t, faults + (Fault(zero, S.string("division by zero")),

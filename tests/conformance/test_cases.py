@@ -28,9 +28,6 @@ ALL = sorted(p.parent for p in CASES.glob("*/*/case.yaml"))
 # Clinker behaviour clinker-sql does not have yet: each case fails today, and a fix turns
 # its strict xfail into a failure that says to move it out of this list
 KNOWN = {
-    "scenario/004_scenario_product_feed_normalize":
-        "a decimal quotient rounded with round_to(2) gives 40 where Clinker gives 40.02 "
-        "(margin_pct of VF-3051); the XML source and sinks give Clinker's records",
     "combine/020_route_merge_concat_declaration_order":
         "a merge's rows keep their source order, not its inputs' declaration order",
     "io/004_type_error_rfc3339_datetime_normalized_to_utc":
