@@ -59,6 +59,8 @@ COLUMNS = _entries([
     ("$payload", "a failing record's columns as text, in its DLQ entry"),
     ("$layout", "which column layout a DLQ entry is written with"),
     ("$line_bytes", "fixed-width source: a line's length in bytes, for the truncation check"),
+    ("$pos<n>", "XML source: a split_to_rows entry n's occurrence, numbered from 0"),
+    ("$occ<n>", "XML source: a split_to_rows entry n's occurrence (the element's fields)"),
     ("$set.<n>.<column>", "reshape: the value rule n's `mutate.set` gives a column"),
     ("$override.<n>.<column>", "reshape: the value rule n's `synthesize` gives a column"),
     ("$rule", "reshape: the rule a row was synthesized by (none: the row as rewritten)"),
@@ -171,6 +173,7 @@ SUFFIXES = _entries([
     ("<node>.listed", "alternative: the files of the source a per-file sink writes one file "
      "for, listed"),
     ("<node>.rules", "reshape: each row with its rules' triggers and values"),
+    ("<node>.occurrences", "XML source: one row per occurrence of each split_to_rows entry"),
     ("<node>.documents", "XML source: each file read whole once, for the record-path check"),
     ("<node>.elsewhere", "check: an XML file holds record elements outside record_path"),
     ("<node>.repeats", "check: an XML record repeats a field not declared `multiple`"),
