@@ -264,6 +264,11 @@ CODES: dict[str, CodeInfo] = _codes(
     CodeInfo("CS114", "an XML source file holds elements named like its record element "
              "outside record_path (or a record inside another)", EXIT_IO,
              hint="rename those elements, or read the file with another record_path"),
+    CodeInfo("CS115", "a JSON source file has no array at its record_path (a key is "
+             "missing, a value on the way is not an object, the value there is not an "
+             "array, the file is empty), or `format: object` is declared without "
+             "record_path", EXIT_IO,
+             hint="name the key path of the records' array, e.g. `record_path: data.rows`"),
     CodeInfo("CS107", "a sink's path template is invalid, or renders two source files to "
              "one path", hint="tokens: {source_file}, {source_path}, {source_name[:NODE]}, "
              "{channel}, {n}; `{{` and `}}` for literal braces"),

@@ -130,9 +130,20 @@ def _leaves(record: dict, prefix: str) -> list[str]:
 
 def schema_of(path: Path, cfg: m.SourceConfig) -> list[str] | None:
     """The schema Clinker's reader gives the file (see the module's text); None when the
-    compiler cannot tell. Raises NotDecodable."""
+    compiler cannot tell. Raises NotDecodable, and json_record_path.Fault when a JSON
+    file has no array at its record_path."""
     if cfg.format == "json":
-        return _json_schema(path)
+        from clinker_sql.codegen import json_record_path as rp  # it reads this module's
+        keys = rp.steps(cfg)
+        if keys is None:
+            return _json_schema(path)
+        try:  # the first element of the array at record_path (rp.Fault: none there)
+            records = rp.navigate(path, keys)
+        except rp.NotRead:
+            return None
+        if not records:
+            return []
+        return _leaves(records[0], "") if isinstance(records[0], dict) else None
     if cfg.format != "csv":
         return None
     row = first_row(path, cfg.csv)
@@ -146,11 +157,12 @@ def all_empty(cfg: m.SourceConfig, files: list[Path] | None) -> bool:
     rows (a CSV with a header fails instead: `files_check`)."""
     if not files or cfg.format not in ("csv", "json"):
         return False
+    from clinker_sql.codegen import json_record_path as rp
     for path in files:
         try:
             if schema_of(path, cfg) != []:
                 return False
-        except NotDecodable:
+        except (NotDecodable, rp.Fault):
             return False
     return True
 
@@ -158,7 +170,9 @@ def all_empty(cfg: m.SourceConfig, files: list[Path] | None) -> bool:
 def files_check(ctx, node: m.SourceNode, files: list[Path] | None, base: Path) -> None:
     """The check for the first of the source's `files` (in Clinker's reading order) that
     fails as Clinker opens it: bytes that do not decode (CS109), a CSV with a header and
-    no record (CS110), a schema other than the first file's (E217)."""
+    no record (CS110), a schema other than the first file's (E217), a JSON file with no
+    array at its record_path or `format: object` without one (CS115)."""
+    from clinker_sql.codegen import json_record_path as rp
     cfg = node.config
     if not files or cfg.format not in ("csv", "json"):
         return
@@ -166,8 +180,18 @@ def files_check(ctx, node: m.SourceNode, files: list[Path] | None, base: Path) -
     absolute = any(Path(p).is_absolute() for p in cfg.paths)  # named as the matcher is
     for i, path in enumerate(files):
         name = str(path) if absolute else relative(path, base)
+        if rp.object_alone(cfg):  # every file: `format: object` without record_path
+            _check(ctx, node, "record_path", rp.FAULT, rp.message(
+                node.name, name, rp.OBJECT_ALONE), f"source {node.name}: format: object "
+                "without record_path, which Clinker's reader refuses")
+            return
         try:
             schema = schema_of(path, cfg)
+        except rp.Fault as fault:
+            _check(ctx, node, "record_path", rp.FAULT, rp.message(node.name, name, str(fault)),
+                   f"source {node.name}: {path.name} has no array at record_path "
+                   f"{cfg.json.record_path}")
+            return
         except NotDecodable:
             if not utf8(cfg):
                 return

@@ -33,6 +33,17 @@ def dynamic_columns(cfg: m.SourceConfig, keys: dict[str, str] | None) -> frozens
 def scan_schema(keys: dict[str, str]) -> str:
     """The scan's declared schema: each top-level field of the records, an object as a
     STRUCT of its fields, everything else STRING (its text)."""
+    return ", ".join(S.to_sql(exp.ColumnDef(this=S.ident(name), kind=_type(node)))
+                     for name, node in _tree(keys).items())
+
+
+def record_type(keys: dict[str, str]) -> exp.DataType:
+    """A record's STRUCT, as scan_schema declares its fields (the element type of the
+    array a record_path names, codegen/json_record_path.py)."""
+    return _type(_tree(keys)) if keys else exp.DataType.build("STRING")
+
+
+def _tree(keys: dict[str, str]) -> dict:
     tree: dict = {}
     for path, kind in keys.items():
         *branches, leaf = path.split(".")
@@ -43,8 +54,7 @@ def scan_schema(keys: dict[str, str]) -> str:
             body.setdefault(leaf, {})
         else:
             body[leaf] = None
-    return ", ".join(S.to_sql(exp.ColumnDef(this=S.ident(name), kind=_type(node)))
-                     for name, node in tree.items())
+    return tree
 
 
 def _type(node: dict | None) -> exp.DataType:

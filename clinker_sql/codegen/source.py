@@ -16,6 +16,7 @@ from clinker_sql.codegen import (
     input_bytes,
     input_files,
     json_nested,
+    json_record_path,
     multi_value,
     numbering,
     source_order,
@@ -79,6 +80,9 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
     keys = unmapped.json_keys(cfg, in_order)  # a JSON source's, with nested paths
     # `any` columns holding arrays: the scan declares its schema (codegen/json_nested.py)
     dynamic = json_nested.dynamic_columns(cfg, keys) if not empty else frozenset()
+    record_path = json_record_path.steps(cfg)  # a JSON source's (json_record_path.py)
+    if json_record_path.object_alone(cfg) and in_order is None:  # files not listed here
+        json_record_path.object_alone_check(ctx, node)
     if selected == [] or empty:  # on_no_match warn or skip, and no file: a source of no rows
         ctx.add(Statement("view", node.name, raw, f"CREATE OR REPLACE TEMPORARY VIEW "
                           f"{ident(raw)} AS {sql(_no_rows(cfg))}",
@@ -97,6 +101,22 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
         xml_source.compile_path_check(ctx, node, dict(_options(read))["path"])
         if not cfg.split_to_rows:
             xml_source.compile_repeat_check(ctx, node, raw)
+    elif record_path is not None:  # each file one document, its array's elements
+        read = cfg if selected is None else replace(cfg, paths=tuple(selected))
+        document = ctx.view(node.name, "document")
+        ctx.add(Statement("view", node.name, document, render(
+            "source_scan.sql.j2", view=ident(document), format=Sql("json"),
+            options=Sql(", ".join(f"{k} {literal(v)}" for k, v in _options(read))),
+            schema=Sql(json_record_path.document_schema(
+                record_path, json_nested.record_type(keys))) if dynamic else None),
+            header=f"source {node.name}: read each json file as one document" + (
+                f" (files: {len(selected)} of its matches)" if selected else ""),
+            step=replace(discovery, scan_columns=(record_path[0],))))
+        ctx.add(Statement("view", node.name, raw, f"CREATE OR REPLACE TEMPORARY VIEW "
+                          f"{ident(raw)} AS {sql(json_record_path.scan(document, record_path))}",
+                          header=f"source {node.name}: its records, the elements of the "
+                                 f"array at record_path {cfg.json.record_path}, as text",
+                          step=ViewStep(scan_columns=_record_columns(cfg, keys))))
     else:
         read = cfg if selected is None else replace(cfg, paths=tuple(selected))
         ctx.add(Statement("view", node.name, raw, render(
@@ -438,7 +458,15 @@ def _whole_files(cfg: m.SourceConfig) -> bool:
     JSON documents): every scan then numbers the rows alike, so the rows need not be
     copied. A splittable file (NDJSON, Parquet) is cut by a size that depends on the
     cluster's cores at the time of the scan, which can change between two scans."""
-    return cfg.format == "csv" or (cfg.format == "json" and cfg.json.format != "ndjson")
+    return cfg.format == "csv" or (cfg.format == "json" and (
+        cfg.json.format != "ndjson" or bool(cfg.json.record_path)))
+
+
+def _record_columns(cfg: m.SourceConfig, keys: dict[str, str] | None) -> tuple[str, ...]:
+    """The columns of a record_path source's records (inspect/sqlcheck.py): the top-level
+    keys of its records, those the schema declares when the compiler read none."""
+    names = [c.source_name or c.name for c in cfg.schema] + (unmapped.leaves(keys) or [])
+    return tuple(dict.fromkeys(n.split(".")[0] for n in names))
 
 
 def _split_value(physical: str, column: m.Column, cfg: m.SourceConfig, missing: set[str],
@@ -579,10 +607,9 @@ def _options(cfg: m.SourceConfig) -> list[tuple[str, str]]:
                 ("sep", o.delimiter), ("quote", o.quote_char), ("escape", o.quote_char),
                 ("multiLine", "true"), ("mode", "FAILFAST"), ("inferSchema", "false"),
                 ("encoding", encoding)]
-    if cfg.format == "json":
-        if cfg.json.record_path:
-            raise fail("CS001", "json record_path is not supported yet")
-        multi = "false" if cfg.json.format == "ndjson" else "true"
+    if cfg.format == "json":  # record_path wins over `format: ndjson`: one document
+        multi = "false" if cfg.json.format == "ndjson" and not cfg.json.record_path \
+            else "true"
         return [("path", path), ("multiLine", multi), ("mode", "FAILFAST"),
                 ("primitivesAsString", "true"), ("prefersDecimal", "false")]
     if cfg.format == "fixed_width":

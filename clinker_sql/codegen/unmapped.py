@@ -19,7 +19,7 @@ from pathlib import Path
 from sqlglot import exp
 
 from clinker_sql import sqlbuild as S
-from clinker_sql.codegen import input_files
+from clinker_sql.codegen import input_files, json_record_path
 from clinker_sql.codegen.plan import WIDENED, Statement
 from clinker_sql.codegen.run_plan import CheckStep
 from clinker_sql.config import model as m
@@ -58,7 +58,7 @@ def json_keys(cfg: m.SourceConfig, files: list[Path] | None) -> dict[str, str] |
         return None
     kinds: dict[str, set[str]] = {}
     for path in files:
-        records = _json_records(path, cfg.json.format == "ndjson")
+        records = _json_records(path, cfg)
         if records is None:
             return None
         for record in records:
@@ -82,7 +82,15 @@ def leaves(keys: dict[str, str] | None) -> list[str] | None:
     return None if keys is None else [k for k, kind in keys.items() if kind != "object"]
 
 
-def _json_records(path: Path, ndjson: bool) -> list[dict] | None:
+def _json_records(path: Path, cfg: m.SourceConfig) -> list[dict] | None:
+    keys = json_record_path.steps(cfg)
+    if keys is not None:  # the elements of the array at the path (json_record_path.py)
+        try:
+            data = json_record_path.navigate(path, keys)
+        except (json_record_path.Fault, json_record_path.NotRead, input_files.NotDecodable):
+            return None
+        return data if all(isinstance(r, dict) for r in data) else None
+    ndjson = cfg.json.format == "ndjson"
     raw = read_head(path, JSON_READ_MAX_BYTES + 1)  # a regular file's start, or None
     if raw is None or len(raw) > JSON_READ_MAX_BYTES:
         return None

@@ -162,8 +162,10 @@ def check_statements(p: m.Pipeline, compiled: Compiled) -> CheckReport:
         checked += 1
         if name is not None and stmt.kind == "view":
             source = resolved if resolved is not None else body
-            define(stmt.name, list(source.named_selects) if isinstance(source, exp.Query)
-                   else [])
+            scan = stmt.step.scan_columns if isinstance(stmt.step, ViewStep) else None
+            # a generator's columns (a JSON record_path's INLINE) are given by its step
+            define(stmt.name, list(scan) if scan else list(source.named_selects)
+                   if isinstance(source, exp.Query) else [])
     if problems:
         raise DiagnosticError(problems)
     return CheckReport(checked, len(aliases))
