@@ -153,3 +153,21 @@ def object_alone_check(ctx, node: m.SourceNode) -> None:
                       header=f"source {node.name}: format: object without record_path, "
                              "which Clinker's reader refuses",
                       step=CheckStep(code=FAULT)))
+
+
+def compile_null_check(ctx, node: m.SourceNode, document: str, path: list[str]) -> None:
+    """CS115 for the files the compiler did not read (a cluster's, or over 16 MiB): a
+    document whose value at the path is null or absent (Spark reads both as null) stops
+    the run, as Clinker's reader refuses it, instead of giving no row. A document that is
+    not an object, or a path no file has, fails the scan itself."""
+    file = S.fn("regexp_replace", S.fn("input_file_name"), S.string("^file:(//)?"),
+                S.string(""))
+    detail = S.fn("concat", S.string(f'source "{node.name}": file "'), file, S.string(
+        f'": JSON error: record_path {".".join(path)}: no array there (a key is missing, '
+        "or the value is null)"))
+    check = exp.select(exp.alias_(detail, "detail")).from_(S.table(document)).where(
+        S.is_null(records_expr(path))).limit(1)
+    ctx.add(Statement("check", node.name, f"{node.name}.no_array", S.to_sql(check),
+                      header=f"source {node.name}: a file with no array at record_path "
+                             f"{'.'.join(path)} refuses the run",
+                      step=CheckStep(code=FAULT)))

@@ -177,6 +177,10 @@ SUFFIXES = _entries([
     ("<node>.documents", "XML source: each file read whole once, for the record-path check"),
     ("<node>.elsewhere", "check: an XML file holds record elements outside record_path"),
     ("<node>.repeats", "check: an XML record repeats a field not declared `multiple`"),
+    ("<node>.document", "JSON source with record_path: each file read as one document"),
+    ("<node>.record_path", "check: a JSON file its reader refuses at record_path, or "
+     "`format: object` without one (CS115)"),
+    ("<node>.no_array", "check: a JSON document with no array at record_path (CS115)"),
     ("<node>.malformed", "check: a fixed-width line ending inside a field, or a field that "
      "does not parse, stops the run (CS111)"),
     ("<node>.scan", "source: its files read as text"),

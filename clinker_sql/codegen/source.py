@@ -117,6 +117,8 @@ def compile_source(ctx: Context, node: m.SourceNode, order: int) -> Relation:
                           header=f"source {node.name}: its records, the elements of the "
                                  f"array at record_path {cfg.json.record_path}, as text",
                           step=ViewStep(scan_columns=_record_columns(cfg, keys))))
+        if keys is None:  # the compiler did not read the files (json_record_path.py)
+            json_record_path.compile_null_check(ctx, node, document, record_path)
     else:
         read = cfg if selected is None else replace(cfg, paths=tuple(selected))
         ctx.add(Statement("view", node.name, raw, render(
