@@ -44,7 +44,8 @@ from typing import Any
 
 from clinker_sql.config.yamlnodes import load_yaml, plain
 from clinker_sql.diagnostics import DiagnosticError, fail
-from clinker_sql.runtime.thrift import ThriftTarget, _seconds
+from clinker_sql.runtime.remote import seconds as _seconds
+from clinker_sql.runtime.thrift import ThriftTarget
 
 DEFAULT_PROFILES_DIR = Path("~/.clinker-sql")
 PROFILES_FILE = "profiles.yml"
