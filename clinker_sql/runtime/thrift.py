@@ -326,7 +326,7 @@ def _statement_failure(text: str) -> StatementFailed:
     text = _JAVA_EXC.sub(lambda m: m.group(2) if m.group(1) == m.group(2) else m.group(0), text)
     exc = _translate(Exception(text))
     exc.code = None  # type: ignore[attr-defined]
-    exc.thrift = True  # type: ignore[attr-defined]
+    exc.remote = True  # type: ignore[attr-defined]
     return exc
 
 
