@@ -355,6 +355,9 @@ def _quiet_client() -> None:
     """The Connect client logs gRPC errors itself, and warns when its retries are spent;
     clinker-sql reports them, coded."""
     warnings.filterwarnings("ignore", message=r"\[RETRIES_EXCEEDED\]")
+    # the client converts results through pandas, and warns once about its version
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas",
+                            category=FutureWarning)
     for name in ("pyspark.sql.connect.client.core", "pyspark.sql.connect.client",
                  "pyspark.sql.connect", "grpc"):
         logger = logging.getLogger(name)
