@@ -33,7 +33,7 @@ from clinker_sql.codegen.plan import Compiled
 from clinker_sql.diagnostics import fail
 from clinker_sql.runtime.executor import Capabilities, Executor, StatementFailed
 from clinker_sql.runtime.local import _translate
-from clinker_sql.runtime.remote import (  # noqa: F401 - absolutize, resolve_path: this module's API too
+from clinker_sql.runtime.remote import (  # noqa: F401 - absolutize, resolve_path: API here too
     absolutize,
     is_loopback,
     resolve_path,

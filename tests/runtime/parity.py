@@ -63,7 +63,7 @@ def parity_cases(acceptance: bool = True) -> list[tuple[str, Path]]:
     return cases
 
 
-def _copy_case(src: Path, dst: Path) -> Path:
+def copy_case(src: Path, dst: Path) -> Path:
     shutil.copytree(src, dst, ignore=shutil.ignore_patterns("expected", "out", "target",
                                                             "case.yaml"))
     (dst / "out").mkdir()
@@ -82,10 +82,10 @@ def assert_same_outputs(name: str, folder: Path, target_args: list[str], tmp_pat
     """Run the case with `target_args` and locally (both at once: the local run spends
     most of its time starting its JVM; the local run only once per test process), and
     compare exit codes, standard output, error codes and every output file."""
-    remote = _copy_case(folder, tmp_path / "remote")
+    remote = copy_case(folder, tmp_path / "remote")
     runs = [(remote, list(target_args))]
     if name not in _LOCAL:
-        runs.append((_copy_case(folder, tmp_path / "local"), []))
+        runs.append((copy_case(folder, tmp_path / "local"), []))
     env = dict(os.environ, CLINKER_SQL_MASTER="local[1]")
     procs = [subprocess.Popen(CLI + ["run", "pipeline.yaml", "--quiet", *extra], cwd=cwd,
                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -23,7 +23,7 @@ from clinker_sql.runtime import connect_server
 from clinker_sql.runtime.connect import ConnectExecutor, ConnectTarget, parse_connect_url
 from clinker_sql.runtime.executor import StatementFailed
 from clinker_sql.runtime.profiles import load_target
-from tests.runtime.parity import assert_same_outputs, parity_cases
+from tests.runtime.parity import EXAMPLES, assert_same_outputs, copy_case, parity_cases
 from tests.runtime.test_thrift import listing, make_case, run_cli
 
 # --------------------------------------------------------------------------
@@ -238,16 +238,18 @@ def test_engine_errors_keep_their_local_codes(connect_url, tmp_path):
     assert (tmp_path / "out" / "a.csv").read_text() == "previous\n"
 
 
-def test_cli_run_on_a_connect_target(connect_url, tmp_path, monkeypatch):
-    make_case(tmp_path, [("a", "1"), ("b", "x")])
-    monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(cli, ["run", str(tmp_path / "pipeline.yaml"), "-q",
-                                      "--target", connect_url, "--statement-timeout", "600"],
-                                catch_exceptions=False)
-    assert result.exit_code == 2, result.output
-    assert result.output == "Pipeline complete: 2 total, 1 ok, 2 written, 1 dlq\n"
-    assert (tmp_path / "out" / "a.csv").read_text() == "id,qty,double\na,1,2\n"
-    assert listing(tmp_path / "out") == ["a.csv", "b.csv", "dlq.csv"]
+def test_cli_run_of_an_example_on_a_connect_target(connect_url, tmp_path, monkeypatch):
+    """`run --target sc://...` through the CLI: examples/employee_tiers, whose roster is
+    Clinker's expected file byte for byte (its DLQ differs in the per-run columns only)."""
+    folder = copy_case(EXAMPLES / "employee_tiers", tmp_path / "case")
+    monkeypatch.chdir(folder)
+    result = CliRunner().invoke(cli, ["run", "pipeline.yaml", "-q", "--target", connect_url,
+                                      "--statement-timeout", "600"], catch_exceptions=False)
+    assert result.exit_code == 2, result.output  # finished with DLQ entries
+    assert result.output.startswith("Pipeline complete: "), result.output
+    assert listing(folder / "out") == ["dlq.csv", "roster.csv"]
+    assert (folder / "out" / "roster.csv").read_bytes() == \
+        (EXAMPLES / "employee_tiers" / "expected" / "roster.csv").read_bytes()
 
 
 # --------------------------------------------------------------------------
