@@ -194,8 +194,11 @@ class ConnectExecutor(Executor):
                 warnings.simplefilter("ignore")
                 # gRPC's C core logs a failed handshake on stderr itself
                 os.environ.setdefault("GRPC_VERBOSITY", "NONE")
-                from pyspark.sql import SparkSession
                 from pyspark.sql.connect.client.retries import DefaultPolicy
+                # the Connect session class itself: pyspark.sql.SparkSession's builder marks
+                # the whole process as Connect-only (SPARK_CONNECT_MODE_ENABLED), and an
+                # embedded local session could then no longer start in it
+                from pyspark.sql.connect.session import SparkSession
         except ImportError as exc:
             raise fail("CS035", f"the Spark Connect target needs pyspark's Connect client "
                        f"({exc})", hint="pip install 'clinker-sql[connect]'") from None

@@ -8,6 +8,7 @@ run through it yet (CI's time): every example is.
 
 from __future__ import annotations
 
+import os
 import textwrap
 import threading
 import time
@@ -157,6 +158,8 @@ def test_login_refused_is_cs031():
     assert diag.message.startswith(f"sc://127.0.0.1:{port}/;user_id=etl refused the session "
                                    "for user 'etl'"), diag.message
     assert "invalid credentials" in diag.message
+    # the process is not marked Connect-only: an embedded local session still starts in it
+    assert "SPARK_CONNECT_MODE_ENABLED" not in os.environ
 
 
 # --------------------------------------------------------------------------
