@@ -281,7 +281,9 @@ def validate_cmd(pipeline: Path, select: tuple[str, ...], allow_absolute: bool,
               help="With -n: write the preview to this file instead of standard output.")
 @click.option("--target", "target", default="local", show_default=True,
               help="Where to run: 'local' (embedded Spark), thrift://host:port[/database] "
-                   "(a Spark Thrift server), or the name of a target in the profiles file.")
+                   "(a Spark Thrift server), sc://host:port[/;token=...;use_ssl=true;"
+                   "user_id=...] (a Spark Connect server), or the name of a target in the "
+                   "profiles file.")
 @click.option("--profiles-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Folder of profiles.yml for named targets [default: ~/.clinker-sql].")
 @click.option("--profile", "profile", metavar="NAME",
@@ -289,17 +291,19 @@ def validate_cmd(pipeline: Path, select: tuple[str, ...], allow_absolute: bool,
                    "outputs) [default: its only profile]; --target default picks the "
                    "profile's own target.")
 @click.option("--database", help="Thrift: the database to USE.")
-@click.option("--user", help="Thrift: the user name [default: the login name].")
+@click.option("--user", help="Thrift: the user name [default: the login name]; Spark "
+                             "Connect: its user_id.")
 @click.option("--auth", type=click.Choice(["NONE", "NOSASL", "LDAP", "CUSTOM"],
                                           case_sensitive=False),
               help="Thrift: the server's hive.server2.authentication [default: NONE].")
 @click.option("--password-env", metavar="VAR",
               help="Thrift: the environment variable holding the password (LDAP, CUSTOM).")
 @click.option("--statement-timeout", type=float, metavar="SECONDS",
-              help="Thrift: cancel a statement running longer than this [default: 3600].")
+              help="Thrift, Spark Connect: cancel a statement running longer than this "
+                   "[default: 3600].")
 @click.option("--shared-filesystem/--no-shared-filesystem", default=None,
-              help="Thrift: whether the server sees this machine's paths [default: only "
-                   "when it runs on this machine].")
+              help="Thrift, Spark Connect: whether the server sees this machine's paths "
+                   "[default: only when it runs on this machine].")
 @_layer
 def run_cmd(pipeline: Path, select: tuple[str, ...], out_dir: Path, quiet: bool,
             log_format: str, explain: str | None, dry_run: bool, dry_run_n: int | None,
@@ -411,10 +415,12 @@ def _summary(result, log_format: str) -> str:
 
 def _thrift_target(target: str, profiles_dir: Path | None, profile: str | None = None,
                    **overrides):
-    """None for the embedded local Spark, else the Thrift target with the command line's
-    overrides applied. The password only ever comes from an environment variable."""
+    """None for the embedded local Spark, else the remote target (Thrift or Spark
+    Connect) with the command line's overrides applied. A password only ever comes from an
+    environment variable."""
     from dataclasses import replace
 
+    from clinker_sql.runtime.connect import ConnectTarget, parse_connect_url
     from clinker_sql.runtime.profiles import load_target, password_from_env
     from clinker_sql.runtime.thrift import parse_target_url
 
@@ -425,21 +431,32 @@ def _thrift_target(target: str, profiles_dir: Path | None, profile: str | None =
                        "--target local")
         if given:
             raise fail("CS035", f"--{next(iter(given)).replace('_', '-')} applies to a Thrift "
-                       "target, not to --target local")
+                       "or Spark Connect target, not to --target local")
         return None
     if target.startswith("thrift://"):
-        thrift = parse_target_url(target)
+        remote = parse_target_url(target)
+    elif target.startswith("sc://"):
+        remote = parse_connect_url(target)
     elif "://" in target:
-        raise fail("CS035", f"unknown target scheme in '{target}'",
-                   hint="use local, thrift://host:port, or a profile target name")
+        raise fail("CS035", f"unknown target scheme in '{target.split('://')[0]}://...'",
+                   hint="use local, thrift://host:port, sc://host:port, or a profile target "
+                        "name")
     else:
-        thrift = load_target(target, profiles_dir, profile)
+        remote = load_target(target, profiles_dir, profile)
+    if isinstance(remote, ConnectTarget):
+        thrift_only = [k for k in ("database", "auth", "password_env") if k in given]
+        if thrift_only:
+            raise fail("CS035", f"--{thrift_only[0].replace('_', '-')} applies to a Thrift "
+                       f"target, not to the Spark Connect target {remote.url}",
+                       hint="a Spark Connect token goes into the URL (token=...), the "
+                            "profile (token_env:) or SPARK_CONNECT_AUTHENTICATE_TOKEN")
+        return replace(remote, **given).validate()
     env = given.pop("password_env", None)
     if env:
         given["password"] = password_from_env(env)
     if "auth" in given:
         given["auth"] = given["auth"].upper()
-    return replace(thrift, **given).validate()
+    return replace(remote, **given).validate()
 
 
 @cli.group("thrift-server")
@@ -492,6 +509,65 @@ def thrift_status_cmd(state_dir: Path | None) -> None:
 
     def body() -> None:
         current, state = thrift_server.status(state_dir)
+        if current == "stopped" or state is None:
+            click.echo("stopped")
+            sys.exit(3)
+        click.echo(f"{current} {state.url} (pid {state.pid}, log {state.log})")
+        sys.exit(0 if current == "running" else 3)
+    _guard(body)
+
+
+@cli.group("connect-server")
+def connect_server_cmd() -> None:
+    """A local Spark Connect server from the installed pyspark, for --target sc://..."""
+
+
+_CONNECT_STATE = click.option("--state-dir", type=click.Path(file_okay=False, path_type=Path),
+                              help="Folder for the server's pid, log and warehouse "
+                                   "[default: ~/.clinker-sql/connect-server].")
+
+
+@connect_server_cmd.command("start")
+@_CONNECT_STATE
+@click.option("--port", type=int, help="Port on 127.0.0.1 [default: a free one].")
+@click.option("--timeout", type=float, default=180.0, show_default=True,
+              help="Seconds to wait for the server to accept connections.")
+def connect_start_cmd(state_dir: Path | None, port: int | None, timeout: float) -> None:
+    """Start the server (bound to 127.0.0.1, ANSI mode, the local run's session settings)
+    and print its URL."""
+    from clinker_sql.runtime import connect_server
+
+    def body() -> None:
+        before, _ = connect_server.status(state_dir)
+        state = connect_server.start(state_dir, port=port, timeout=timeout)
+        verb = "already running" if before != "stopped" else "started"
+        click.echo(f"Spark Connect server {verb}: {state.url} (pid {state.pid}, log "
+                   f"{state.log})", err=True)
+        click.echo(state.url)
+    _guard(body)
+
+
+@connect_server_cmd.command("stop")
+@_CONNECT_STATE
+def connect_stop_cmd(state_dir: Path | None) -> None:
+    """Stop the server started by `connect-server start`."""
+    from clinker_sql.runtime import connect_server
+
+    def body() -> None:
+        state = connect_server.stop(state_dir)
+        click.echo("Spark Connect server stopped" if state else
+                   "no Spark Connect server is running")
+    _guard(body)
+
+
+@connect_server_cmd.command("status")
+@_CONNECT_STATE
+def connect_status_cmd(state_dir: Path | None) -> None:
+    """Print running/starting/stopped and the URL; exit 0 only when it is running."""
+    from clinker_sql.runtime import connect_server
+
+    def body() -> None:
+        current, state = connect_server.status(state_dir)
         if current == "stopped" or state is None:
             click.echo("stopped")
             sys.exit(3)

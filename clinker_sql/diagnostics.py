@@ -191,22 +191,27 @@ CODES: dict[str, CodeInfo] = _codes(
              "that states its operand twice, nested, doubles it at every level)",
              hint="compute part of it in an earlier transform, or nest it less deep"),
     CodeInfo("CS021", "the retraction protocol did not converge", EXIT_EVAL),
-    CodeInfo("CS030", "the Thrift server cannot be reached", EXIT_IO,
-             hint="check host and port; `clinker-sql thrift-server status` for a local one"),
-    CodeInfo("CS031", "the Thrift server refused the login", EXIT_IO,
-             hint="check --user, --auth and the variable named by --password-env"),
-    CodeInfo("CS032", "a statement failed on the Thrift server", EXIT_IO),
+    CodeInfo("CS030", "the Spark server (Thrift or Connect) cannot be reached", EXIT_IO,
+             hint="check host and port; `clinker-sql thrift-server status` or "
+                  "`clinker-sql connect-server status` for a local one"),
+    CodeInfo("CS031", "the Spark server (Thrift or Connect) refused the login", EXIT_IO,
+             hint="check --user, --auth and the variable named by --password-env (Thrift), "
+                  "or the token (Spark Connect)"),
+    CodeInfo("CS032", "a statement failed on the Spark server (Thrift or Connect)", EXIT_IO),
     CodeInfo("CS033", "a statement ran longer than the statement timeout", EXIT_IO,
              hint="raise --statement-timeout (or statement_timeout: in the profile)"),
-    CodeInfo("CS034", "the Thrift server cannot share files with this machine",
+    CodeInfo("CS034", "the Spark server (Thrift or Connect) cannot share files with this "
+             "machine",
              hint="outputs are assembled by clinker-sql from the server's staging folders: "
                   "run the server on this machine, or set shared_filesystem: true when it "
                   "sees the same paths (e.g. a shared mount)"),
     CodeInfo("CS035", "the run target or its profile is invalid",
              hint="see docs/cluster.md (running on a cluster, profiles)"),
-    CodeInfo("CS036", "the local Thrift server could not be started or stopped", EXIT_IO),
+    CodeInfo("CS036", "the local Thrift or Spark Connect server could not be started or "
+             "stopped", EXIT_IO),
     CodeInfo("CS037", "a table sink needs a catalog that outlives the run", EXIT_IO,
-             hint="run it on a Spark Thrift server: --target thrift://host:port"),
+             hint="run it on a Spark Thrift or Connect server: --target thrift://host:port "
+                  "or sc://host:port"),
     CodeInfo("CS040", "the committed compiled SQL is stale (compile --check)",
              hint="run `clinker-sql compile` and commit the files it writes"),
     CodeInfo("CS041", "a compiled statement does not check with sqlglot (a bug)",

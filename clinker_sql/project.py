@@ -25,7 +25,8 @@ from clinker_sql.runtime.runner import (
     write_failed_run_results,
     write_run_results,
 )
-from clinker_sql.runtime.thrift import ThriftExecutor, ThriftTarget
+from clinker_sql.runtime.connect import ConnectTarget, open_executor
+from clinker_sql.runtime.thrift import ThriftTarget
 
 
 @dataclass
@@ -92,9 +93,11 @@ class Project:
         return name
 
     def run(self, executor: Executor | None = None, progress=None,
-            base: Path | None = None, thrift: ThriftTarget | None = None) -> RunResult:
-        """Run on `executor`, else on a Thrift server (one session, closed afterwards)
-        when `thrift` is given, else on the embedded local Spark."""
+            base: Path | None = None,
+            thrift: ThriftTarget | ConnectTarget | None = None) -> RunResult:
+        """Run on `executor`, else on a Thrift or Spark Connect server (one session, closed
+        afterwards) when `thrift` (the remote target) is given, else on the embedded local
+        Spark."""
         started = time.time()
         base = base or self.base
         model = self.load()  # a pipeline that does not load names no target folder
@@ -119,7 +122,7 @@ class Project:
         return result
 
     def preview(self, rows: int, stream, executor: Executor | None = None, progress=None,
-                thrift: ThriftTarget | None = None) -> RunResult:
+                thrift: ThriftTarget | ConnectTarget | None = None) -> RunResult:
         """`run --dry-run -n N` (Clinker's preview): each source reads its first `rows`
         records; the outputs go to `stream` in their formats instead of their paths, no
         DLQ is written, and no compiled folder or run results either. Exit code as a run:
@@ -133,16 +136,17 @@ class Project:
         if executor is None and thrift is None:
             preflight(compiled, self.base)
         if executor is None and thrift is not None:
-            with ThriftExecutor(thrift) as session:
+            with open_executor(thrift) as session:
                 return run_compiled(compiled, session, self.base, progress, preview=stream)
         return run_compiled(compiled, executor or LocalSparkExecutor(), self.base, progress,
                             preview=stream)
 
     @staticmethod
-    def _execute(compiled: Compiled, executor: Executor | None, thrift: ThriftTarget | None,
+    def _execute(compiled: Compiled, executor: Executor | None,
+                 thrift: ThriftTarget | ConnectTarget | None,
                  base: Path, progress, partial: dict) -> RunResult:
         if executor is None and thrift is not None:
-            with ThriftExecutor(thrift) as session:
+            with open_executor(thrift) as session:
                 return run_compiled(compiled, session, base, progress, partial)
         if executor is None:
             executor = LocalSparkExecutor()

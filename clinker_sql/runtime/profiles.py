@@ -17,6 +17,14 @@ outputs:
     password_env: SPARK_PASSWORD        # or: password: "{{ env_var('SPARK_PASSWORD') }}"
     shared_filesystem: true             # the server sees this machine's paths (shared mount)
     statement_timeout: 1800
+  connect:
+    type: connect                       # a Spark Connect server (sc://host:port)
+    host: spark-connect.internal
+    port: 15002
+    token_env: SPARK_CONNECT_TOKEN      # or: token: "{{ env_var('SPARK_CONNECT_TOKEN') }}"
+    use_ssl: true
+    user: etl                           # Spark Connect's user_id
+    shared_filesystem: true
 ```
 
 dbt's shape is read too: profiles by name, each with its default `target:` and its
@@ -44,7 +52,9 @@ from typing import Any
 
 from clinker_sql.config.yamlnodes import load_yaml, plain
 from clinker_sql.diagnostics import DiagnosticError, fail
-from clinker_sql.runtime.thrift import ThriftTarget, _seconds
+from clinker_sql.runtime.connect import ConnectTarget
+from clinker_sql.runtime.remote import seconds as _seconds
+from clinker_sql.runtime.thrift import ThriftTarget
 
 DEFAULT_PROFILES_DIR = Path("~/.clinker-sql")
 PROFILES_FILE = "profiles.yml"
@@ -53,7 +63,11 @@ _ENV_VAR = re.compile(
     r"\{\{\s*env_var\(\s*(['\"])([A-Za-z_][A-Za-z0-9_]*)\1\s*"
     r"(?:,\s*(['\"])(.*?)\3\s*)?\)\s*\}\}")
 _KEYS = {"type", "host", "port", "database", "schema", "user", "auth", "password",
-         "password_env", "shared_filesystem", "statement_timeout", "connect_timeout"}
+         "password_env", "shared_filesystem", "statement_timeout", "connect_timeout",
+         "token", "token_env", "use_ssl"}
+_THRIFT_ONLY = {"database", "schema", "auth", "password", "password_env"}
+_CONNECT_ONLY = {"token", "token_env", "use_ssl"}
+_TRUE = ("1", "true", "yes", "on")
 
 
 def profiles_path(profiles_dir: Path | None = None) -> Path:
@@ -78,7 +92,7 @@ def render_env(value: str, where: str) -> str:
 
 
 def load_target(name: str, profiles_dir: Path | None = None,
-                profile: str | None = None) -> ThriftTarget:
+                profile: str | None = None) -> ThriftTarget | ConnectTarget:
     """The target `name` of the profiles file, read as YAML 1.2 like a pipeline; `profile`:
     the profile of a file in dbt's shape (default: its only one)."""
     path = profiles_path(profiles_dir)
@@ -137,15 +151,20 @@ def _outputs(data: Any, path: Path, name: str,
     return outputs, name
 
 
-def _target(name: str, entry: dict[str, Any], path: Path) -> ThriftTarget:
+def _target(name: str, entry: dict[str, Any], path: Path) -> ThriftTarget | ConnectTarget:
     where = f"{path}, target {name}"
     unknown = sorted(str(k) for k in entry if k not in _KEYS)
     if unknown:
         raise fail("CS035", f"unknown key '{unknown[0]}' ({where})",
                    hint=f"known keys: {', '.join(sorted(_KEYS))}")
     kind = str(entry.get("type", "thrift"))
-    if kind != "thrift":
-        raise fail("CS035", f"target type '{kind}' is not supported; only 'thrift' ({where})")
+    if kind not in ("thrift", "connect"):
+        raise fail("CS035", f"target type '{kind}' is not supported; use 'thrift' or "
+                   f"'connect' ({where})")
+    other = sorted(str(k) for k in entry if k in (
+        _THRIFT_ONLY if kind == "connect" else _CONNECT_ONLY))
+    if other:
+        raise fail("CS035", f"key '{other[0]}' does not apply to a {kind} target ({where})")
 
     def text(key: str) -> str | None:
         value = entry.get(key)
@@ -156,33 +175,41 @@ def _target(name: str, entry: dict[str, Any], path: Path) -> ThriftTarget:
     host = text("host")
     if not host:
         raise fail("CS035", f"`host:` is required ({where})")
-    password = text("password")
-    env_name = text("password_env")
-    if env_name:
-        if password is not None:
-            raise fail("CS035", f"give either password or password_env, not both ({where})")
-        password = password_from_env(env_name, where)
-    kwargs: dict[str, Any] = {"host": host, "name": name, "password": password or None}
+    kwargs: dict[str, Any] = {"host": host, "name": name}
     port = text("port")
     if port is not None:
         try:
             kwargs["port"] = int(port)
         except ValueError:
             raise fail("CS035", f"port must be a number ({where})") from None
-    database = text("database") or text("schema")
-    if database:
-        kwargs["database"] = database
-    for key in ("user", "auth"):
-        if text(key):
-            kwargs[key] = text(key)
     for key in ("statement_timeout", "connect_timeout"):
         if text(key) is not None:
             kwargs[key] = _seconds(text(key), f"{key} ({where})")
-    shared = entry.get("shared_filesystem")
-    if shared is not None:
-        kwargs["shared_filesystem"] = render_env(str(shared), where).lower() in (
-            "1", "true", "yes", "on")
+    for key in ("shared_filesystem", "use_ssl"):
+        if entry.get(key) is not None:
+            kwargs[key] = render_env(str(entry[key]), where).lower() in _TRUE
+    if text("user"):
+        kwargs["user"] = text("user")
+    if kind == "connect":
+        kwargs["token"] = _secret(text("token"), text("token_env"), "token", where)
+        return ConnectTarget(**kwargs).validate()
+    kwargs["password"] = _secret(text("password"), text("password_env"), "password", where)
+    database = text("database") or text("schema")
+    if database:
+        kwargs["database"] = database
+    if text("auth"):
+        kwargs["auth"] = text("auth")
     return ThriftTarget(**kwargs).validate()
+
+
+def _secret(value: str | None, env_name: str | None, what: str, where: str) -> str | None:
+    """A password or token: given (templated from the environment), or read from the
+    environment variable that `<what>_env` names."""
+    if env_name:
+        if value is not None:
+            raise fail("CS035", f"give either {what} or {what}_env, not both ({where})")
+        value = password_from_env(env_name, where)
+    return value or None
 
 
 def password_from_env(name: str, where: str = "--password-env") -> str:

@@ -1204,7 +1204,7 @@ def _engine_failure(exc: StatementFailed, compiled: Compiled) -> Exception:
         else None
     if cls == "PATH_NOT_FOUND" and found:  # a server's sources (a local run checks first)
         return fail("E216", f"source '{found.source}' discovery failed: {exc.message}")
-    default = "CS032" if getattr(exc, "thrift", False) else "CS020"
+    default = "CS032" if getattr(exc, "remote", False) else "CS020"  # a server's error
     return fail(code or default, f"{exc.message}{where}")
 
 

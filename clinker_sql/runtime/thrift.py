@@ -16,10 +16,8 @@ server on this machine (loopback) does; for any other host the run is refused
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
-import os
 import re
 import socket
 import time
@@ -31,11 +29,19 @@ from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from clinker_sql import sqlbuild as S
-from clinker_sql.codegen.plan import Compiled, Statement
-from clinker_sql.codegen.run_plan import WriteStep
+from clinker_sql.codegen.plan import Compiled
 from clinker_sql.diagnostics import fail
 from clinker_sql.runtime.executor import Capabilities, Executor, StatementFailed
 from clinker_sql.runtime.local import _translate
+from clinker_sql.runtime.remote import (  # noqa: F401 - absolutize, resolve_path: API here too
+    absolutize,
+    is_loopback,
+    resolve_path,
+)
+from clinker_sql.runtime.remote import one_line as _one_line
+from clinker_sql.runtime.remote import quietly as _quietly
+from clinker_sql.runtime.remote import seconds as _seconds
+from clinker_sql.runtime.remote import statement_timeout as _timeout
 
 AUTH_MODES = ("NONE", "NOSASL", "LDAP", "CUSTOM")
 DEFAULT_PORT = 10000
@@ -97,15 +103,6 @@ class ThriftTarget:
         return replace(self, auth=auth)
 
 
-def is_loopback(host: str) -> bool:
-    if host.lower() in ("localhost", "localhost.localdomain", "ip6-localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
 def parse_target_url(url: str) -> ThriftTarget:
     """`thrift://[user@]host[:port][/database][?auth=LDAP&statement_timeout=600]`."""
     parts = urlsplit(url)
@@ -134,116 +131,6 @@ def parse_target_url(url: str) -> ThriftTarget:
     database = unquote(parts.path.strip("/")) or "default"
     user = unquote(parts.username) if parts.username else None
     return ThriftTarget(parts.hostname, port, database, user, **kwargs)
-
-
-def _seconds(value: Any, what: str) -> float:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        raise fail("CS035", f"{what} must be a number of seconds, not '{value}'") from None
-
-
-# --------------------------------------------------------------------------
-# paths: the server resolves relative paths against its own working folder
-# --------------------------------------------------------------------------
-
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+:")
-
-
-def resolve_path(path: str, base: Path) -> str:
-    """An absolute path for the server; URIs (file:, hdfs:, s3a: ...) are left alone."""
-    if _SCHEME.match(path) or os.path.isabs(path):
-        return path
-    return os.path.normpath(os.path.join(os.path.abspath(base), path))
-
-
-def absolutize(compiled: Compiled, base: Path) -> Compiled:
-    """A copy of `compiled` whose path literals (source OPTIONS path, write directories)
-    are absolute. The literals are found with sqlglot's tokenizer and rewritten as
-    sqlglot string literals; nothing else in a statement changes (`$source.file` keeps
-    the path as written, as in a local run)."""
-    statements = []
-    for stmt in compiled.statements:
-        if isinstance(stmt.step, WriteStep) and stmt.step.format == "table":
-            pass  # a warehouse table: no path
-        elif stmt.kind == "write":
-            stmt = _absolute_write(stmt, base)
-        elif "OPTIONS" in stmt.sql.upper():
-            stmt = replace(stmt, sql=_rewrite_options_path(stmt.sql, base))
-        statements.append(stmt)
-    return replace(compiled, statements=statements)
-
-
-def _tokens(text: str):
-    from sqlglot.dialects.spark import Spark
-
-    return Spark().tokenize(text)
-
-
-def _literal(value: str) -> str:
-    return S.to_sql(S.string(value))
-
-
-def _splice(text: str, edits: list[tuple[int, int, str]]) -> str:
-    for start, end, new in sorted(edits, reverse=True):
-        text = text[:start] + new + text[end + 1:]
-    return text
-
-
-def _absolute_write(stmt: Statement, base: Path) -> Statement:
-    from sqlglot.tokens import TokenType
-
-    toks = _tokens(stmt.sql)
-    words = [t.text.upper() for t in toks[:5]]
-    at = 3 if words[:3] == ["INSERT", "OVERWRITE", "DIRECTORY"] else \
-        4 if words[:4] == ["INSERT", "OVERWRITE", "LOCAL", "DIRECTORY"] else None
-    if at is None or toks[at].token_type != TokenType.STRING:
-        raise RuntimeError(f"write statement {stmt.name} has no INSERT OVERWRITE DIRECTORY")
-    lit = toks[at]
-    if lit.text != stmt.step.staging:
-        raise RuntimeError(f"write statement {stmt.name} writes to {lit.text!r}, "
-                           f"not its staging folder")
-    staging = resolve_path(lit.text, base)
-    step = replace(stmt.step, staging=staging, path=resolve_path(stmt.step.path, base))
-    return replace(stmt, sql=_splice(stmt.sql, [(lit.start, lit.end, _literal(staging))]),
-                   step=step)
-
-
-def _rewrite_options_path(text: str, base: Path) -> str:
-    """`USING fmt OPTIONS ('path'='x', ...)`: make the value of the path key absolute."""
-    from sqlglot.tokens import TokenType
-
-    toks = _tokens(text)
-    edits = []
-    i = 0
-    while i < len(toks):
-        t = toks[i]
-        if t.text.upper() == "OPTIONS" and i + 1 < len(toks) and \
-                toks[i + 1].token_type == TokenType.L_PAREN:
-            depth, j = 0, i + 1
-            while j < len(toks):
-                k = toks[j]
-                if k.token_type == TokenType.L_PAREN:
-                    depth += 1
-                elif k.token_type == TokenType.R_PAREN:
-                    depth -= 1
-                    if depth == 0:
-                        break
-                elif depth == 1 and k.text.lower() == "path" and \
-                        k.token_type in (TokenType.STRING, TokenType.VAR):
-                    v = j + 1
-                    if v < len(toks) and toks[v].token_type == TokenType.EQ:
-                        v += 1
-                    if v < len(toks) and toks[v].token_type == TokenType.STRING:
-                        value = toks[v]
-                        new = resolve_path(value.text, base)
-                        if new != value.text:
-                            edits.append((value.start, value.end, _literal(new)))
-                        j = v
-                j += 1
-            i = j
-        i += 1
-    return _splice(text, edits)
 
 
 # --------------------------------------------------------------------------
@@ -419,21 +306,6 @@ def _login_name() -> str:
         return "clinker-sql"
 
 
-def _quietly(fn) -> None:
-    try:
-        fn()
-    except Exception:  # noqa: BLE001 - cleanup after a failure already being reported
-        pass
-
-
-def _timeout(seconds: float, cancelled: bool = True) -> StatementFailed:
-    how = "was cancelled" if cancelled else "the run stops (the server answered it late)"
-    exc = StatementFailed(f"statement did not finish within {seconds:g}s and {how}",
-                          "CLINKER_STATEMENT_TIMEOUT")
-    exc.code = "CS033"  # type: ignore[attr-defined]
-    return exc
-
-
 def _status_text(exc: Exception) -> str:
     """The server's message from a PyHive OperationalError (a Thrift response)."""
     resp = exc.args[0] if exc.args else None
@@ -454,7 +326,7 @@ def _statement_failure(text: str) -> StatementFailed:
     text = _JAVA_EXC.sub(lambda m: m.group(2) if m.group(1) == m.group(2) else m.group(0), text)
     exc = _translate(Exception(text))
     exc.code = None  # type: ignore[attr-defined]
-    exc.thrift = True  # type: ignore[attr-defined]
+    exc.remote = True  # type: ignore[attr-defined]
     return exc
 
 
@@ -484,10 +356,6 @@ def _rpc_failure(exc: Exception, t: ThriftTarget) -> StatementFailed:
     out = StatementFailed(f"lost the connection to {t.url}: {reason}", "CLINKER_CONNECTION_LOST")
     out.code = "CS030"  # type: ignore[attr-defined]
     return out
-
-
-def _one_line(text: str) -> str:
-    return next((ln.strip() for ln in text.splitlines() if ln.strip()), "")[:500]
 
 
 def _decode(value: Any, kind: str) -> Any:

@@ -7,10 +7,7 @@ installed pyspark as `clinker-sql thrift-server start` does.
 
 from __future__ import annotations
 
-import csv
-import io
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -36,10 +33,10 @@ from clinker_sql.runtime.thrift import (
     is_loopback,
     parse_target_url,
 )
+from tests.runtime.parity import assert_same_outputs, parity_cases
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
-CASES = ROOT.parent / "shared" / "acceptance" / "cases"
 CLI = [sys.executable, "-m", "clinker_sql"]
 
 
@@ -480,83 +477,9 @@ def test_named_target_and_a_client_without_java_or_pyspark(thrift_server, tmp_pa
 # parity: every example and acceptance case, local run vs Thrift run
 # --------------------------------------------------------------------------
 
-_VOLATILE = ("_cxl_dlq_id", "_cxl_dlq_timestamp")
-
-
-def _snapshot(out: Path, spark) -> dict[str, object]:
-    """Every file of out/: bytes, with the run's folder masked in any path and except the
-    DLQ's per-run id and timestamp columns, and Parquet files as schema + rows (parquet-mr
-    lists a column's encodings in hash-set order, which differs between two JVMs even for
-    the same data)."""
-    files: dict[str, object] = {}
-    for p in sorted(out.rglob("*")):
-        if p.is_dir():
-            files[p.relative_to(out).as_posix() + "/"] = None
-            continue
-        # a glob source's DLQ names its files by their full paths, in each run's folder
-        data = p.read_bytes().replace(str(out.parent).encode(), b"<case>")
-        if p.suffix == ".parquet":
-            frame = spark.read.parquet(str(p))
-            files[p.relative_to(out).as_posix()] = (frame.schema.json(),
-                                                    [r.asDict() for r in frame.collect()])
-            continue
-        head = data.split(b"\n", 1)[0]
-        if any(v.encode() in head for v in _VOLATILE):
-            rows = list(csv.reader(io.StringIO(data.decode("utf-8"), newline="")))
-            masked = [i for i, h in enumerate(rows[0]) if h in _VOLATILE]
-            for row in rows[1:]:
-                for i in masked:
-                    row[i] = "<volatile>"
-            data = rows
-        files[p.relative_to(out).as_posix()] = data
-    return files
-
-
-def _parity_cases() -> list[tuple[str, Path]]:
-    cases = [("examples/" + p.name, p) for p in sorted(EXAMPLES.iterdir())
-             if (p / "pipeline.yaml").is_file()]
-    if CASES.is_dir():  # the cases clinker-sql implements (tests/e2e/test_acceptance.py)
-        from tests.e2e.test_acceptance import PASSING
-
-        cases += [("acceptance/" + p.name, p) for p in sorted(CASES.iterdir())
-                  if (p / "pipeline.yaml").is_file() and p.name[:3] in PASSING]
-    return cases
-
-
-def _copy_case(src: Path, dst: Path) -> Path:
-    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("expected", "out", "target",
-                                                            "case.yaml"))
-    (dst / "out").mkdir()
-    return dst
-
-
-@pytest.mark.parametrize("name,folder", _parity_cases(), ids=[c[0] for c in _parity_cases()])
+@pytest.mark.parametrize("name,folder", parity_cases(), ids=[c[0] for c in parity_cases()])
 def test_same_outputs_as_a_local_run(name, folder, thrift_url, tmp_path, spark):
-    local = _copy_case(folder, tmp_path / "local")
-    remote = _copy_case(folder, tmp_path / "thrift")
-    # both at once: the local run spends most of its time starting its JVM
-    env = dict(os.environ, CLINKER_SQL_MASTER="local[1]")
-    procs = [subprocess.Popen(CLI + ["run", "pipeline.yaml", "--quiet", *extra], cwd=cwd,
-                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True)
-             for cwd, extra in ((local, []), (remote, ["--target", thrift_url]))]
-    try:
-        done = []
-        for proc in procs:
-            out, err = proc.communicate(timeout=900)
-            done.append(subprocess.CompletedProcess(proc.args, proc.returncode, out, err))
-    finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-    p_local, p_remote = done
-    assert p_remote.returncode == p_local.returncode, (p_local.stderr, p_remote.stderr)
-    assert p_remote.stdout == p_local.stdout
-    codes = [ln.split("]")[0] for ln in p_local.stderr.splitlines() if ln.startswith("error[")]
-    assert codes == [ln.split("]")[0] for ln in p_remote.stderr.splitlines()
-                     if ln.startswith("error[")], (p_local.stderr, p_remote.stderr)
-    assert _snapshot(remote / "out", spark) == _snapshot(local / "out", spark)
+    assert_same_outputs(name, folder, ["--target", thrift_url], tmp_path, spark)
 
 
 # --------------------------------------------------------------------------
