@@ -7,16 +7,16 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
+
+from clinker_sql.diagnostics import DiagnosticError
+from clinker_sql.project import Project
+from clinker_sql.runtime.runner import failure_exit_code
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 CASES = ROOT.parent / "shared" / "acceptance" / "cases"
-CLI = [sys.executable, "-m", "clinker_sql"]
 
 _VOLATILE = ("_cxl_dlq_id", "_cxl_dlq_timestamp")
 
@@ -70,43 +70,32 @@ def copy_case(src: Path, dst: Path) -> Path:
     return dst
 
 
-_LOCAL: dict[str, tuple[subprocess.CompletedProcess, dict[str, object]]] = {}
+_LOCAL: dict[str, tuple[tuple, dict[str, object]]] = {}
 
 
-def _codes(stderr: str) -> list[str]:
-    return [ln.split("]")[0] for ln in stderr.splitlines() if ln.startswith("error[")]
-
-
-def assert_same_outputs(name: str, folder: Path, target_args: list[str], tmp_path: Path,
-                        spark) -> None:
-    """Run the case with `target_args` and locally (both at once: the local run spends
-    most of its time starting its JVM; the local run only once per test process), and
-    compare exit codes, standard output, error codes and every output file."""
-    remote = copy_case(folder, tmp_path / "remote")
-    runs = [(remote, list(target_args))]
-    if name not in _LOCAL:
-        runs.append((copy_case(folder, tmp_path / "local"), []))
-    env = dict(os.environ, CLINKER_SQL_MASTER="local[1]")
-    procs = [subprocess.Popen(CLI + ["run", "pipeline.yaml", "--quiet", *extra], cwd=cwd,
-                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True)
-             for cwd, extra in runs]
+def _outcome(folder: Path, **how) -> tuple:
+    """Run the case's pipeline in this process (`how`: the session's local executor, or a
+    remote target), as `clinker-sql run -q` does: its exit code and summary line, or the
+    codes of the diagnostics that stopped it."""
+    project = Project(folder / "pipeline.yaml", folder / "target")
     try:
-        done = []
-        for proc in procs:
-            out, err = proc.communicate(timeout=900)
-            done.append(subprocess.CompletedProcess(proc.args, proc.returncode, out, err))
-    finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-    if len(done) == 2:
-        _LOCAL[name] = (done[1], _snapshot(tmp_path / "local" / "out", spark))
-    p_remote = done[0]
-    p_local, local_files = _LOCAL[name]
-    assert p_remote.returncode == p_local.returncode, (p_local.stderr, p_remote.stderr)
-    assert p_remote.stdout == p_local.stdout
-    assert _codes(p_remote.stderr) == _codes(p_local.stderr), (p_local.stderr,
-                                                                p_remote.stderr)
+        result = project.run(base=folder, **how)
+    except DiagnosticError as exc:
+        return ("failed", failure_exit_code(exc), [d.code for d in exc.diagnostics])
+    return ("ran", result.exit_code, result.summary)
+
+
+def assert_same_outputs(name: str, folder: Path, target, tmp_path: Path, executor,
+                        spark) -> None:
+    """Run the case on `target` (a Thrift or Connect target) and locally, both in this
+    process (the local run on the test session's Spark, once per test process for a case
+    compared through both targets: no JVM starts for either), and compare the outcome
+    (exit code and summary, or the diagnostic codes) and every output file."""
+    if name not in _LOCAL:
+        local = copy_case(folder, tmp_path / "local")
+        _LOCAL[name] = (_outcome(local, executor=executor), _snapshot(local / "out", spark))
+    remote = copy_case(folder, tmp_path / "remote")
+    got = _outcome(remote, thrift=target)
+    want, local_files = _LOCAL[name]
+    assert got == want
     assert _snapshot(remote / "out", spark) == local_files

@@ -263,5 +263,6 @@ _CASES = parity_cases(acceptance=False)  # the acceptance cases: a later step (C
 
 
 @pytest.mark.parametrize("name,folder", _CASES, ids=[c[0] for c in _CASES])
-def test_same_outputs_as_a_local_run(name, folder, connect_url, tmp_path, spark):
-    assert_same_outputs(name, folder, ["--target", connect_url], tmp_path, spark)
+def test_same_outputs_as_a_local_run(name, folder, connect_url, tmp_path, executor, spark):
+    assert_same_outputs(name, folder, parse_connect_url(connect_url), tmp_path, executor,
+                        spark)

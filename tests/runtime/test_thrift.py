@@ -478,8 +478,8 @@ def test_named_target_and_a_client_without_java_or_pyspark(thrift_server, tmp_pa
 # --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name,folder", parity_cases(), ids=[c[0] for c in parity_cases()])
-def test_same_outputs_as_a_local_run(name, folder, thrift_url, tmp_path, spark):
-    assert_same_outputs(name, folder, ["--target", thrift_url], tmp_path, spark)
+def test_same_outputs_as_a_local_run(name, folder, thrift_url, tmp_path, executor, spark):
+    assert_same_outputs(name, folder, parse_target_url(thrift_url), tmp_path, executor, spark)
 
 
 # --------------------------------------------------------------------------
