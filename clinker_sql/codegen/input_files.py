@@ -35,10 +35,11 @@ from pathlib import Path
 from sqlglot import exp
 
 from clinker_sql import sqlbuild as S
+from clinker_sql.codegen import json_record_path as rp
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.run_plan import CheckStep
 from clinker_sql.config import model as m
-from clinker_sql.config.discovery import read_head, relative
+from clinker_sql.config.discovery import NotDecodable, read_head, relative
 from clinker_sql.diagnostics import fail
 
 NOT_UTF8 = "CS109"  # bytes that do not decode as UTF-8 in a UTF-8 source
@@ -47,10 +48,6 @@ MISMATCH = "E217"  # a file's schema differs from the first file's
 
 HEAD_MAX_BYTES = 1 << 20  # the compiler reads a CSV file's first record from this much
 JSON_MAX_BYTES = 16 * 1024 * 1024  # and tests a JSON file's bytes up to this size
-
-
-class NotDecodable(Exception):
-    """The bytes read do not decode in the source's encoding."""
 
 
 def utf8(cfg: m.SourceConfig) -> bool:
@@ -133,7 +130,6 @@ def schema_of(path: Path, cfg: m.SourceConfig) -> list[str] | None:
     compiler cannot tell. Raises NotDecodable, and json_record_path.Fault when a JSON
     file has no array at its record_path."""
     if cfg.format == "json":
-        from clinker_sql.codegen import json_record_path as rp  # it reads this module's
         keys = rp.steps(cfg)
         if keys is None:
             return _json_schema(path)
@@ -157,7 +153,6 @@ def all_empty(cfg: m.SourceConfig, files: list[Path] | None) -> bool:
     rows (a CSV with a header fails instead: `files_check`)."""
     if not files or cfg.format not in ("csv", "json"):
         return False
-    from clinker_sql.codegen import json_record_path as rp
     for path in files:
         try:
             if schema_of(path, cfg) != []:
@@ -172,7 +167,6 @@ def files_check(ctx, node: m.SourceNode, files: list[Path] | None, base: Path) -
     fails as Clinker opens it: bytes that do not decode (CS109), a CSV with a header and
     no record (CS110), a schema other than the first file's (E217), a JSON file with no
     array at its record_path or `format: object` without one (CS115)."""
-    from clinker_sql.codegen import json_record_path as rp
     cfg = node.config
     if not files or cfg.format not in ("csv", "json"):
         return

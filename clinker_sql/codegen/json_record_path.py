@@ -30,11 +30,10 @@ from pathlib import Path
 from sqlglot import exp
 
 from clinker_sql import sqlbuild as S
-from clinker_sql.codegen import input_files
 from clinker_sql.codegen.plan import Statement
 from clinker_sql.codegen.run_plan import CheckStep
 from clinker_sql.config import model as m
-from clinker_sql.config.discovery import read_head
+from clinker_sql.config.discovery import NotDecodable, read_head
 
 FAULT = "CS115"  # a file without an array at record_path, or `format: object` alone
 READ_MAX_BYTES = 16 * 1024 * 1024
@@ -78,7 +77,7 @@ def _document(path: Path) -> tuple[bool, object]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise input_files.NotDecodable(str(path)) from None
+        raise NotDecodable(str(path)) from None
     if not text.strip(" \t\r\n"):
         return False, None
     try:
@@ -105,7 +104,7 @@ def _first_byte(value: object) -> str:
 def navigate(path: Path, keys: list[str]) -> list:
     """The records of the file (the array at `keys`). Raises Fault with Clinker's message
     when the file has none there, NotRead when the compiler does not read it,
-    input_files.NotDecodable when its bytes are not UTF-8."""
+    NotDecodable when its bytes are not UTF-8."""
     present, value = _document(path)
     for depth, key in enumerate(keys):
         if not present:

@@ -80,6 +80,10 @@ def relative(path: Path, base: Path) -> str:
         return str(path)
 
 
+class NotDecodable(Exception):
+    """The bytes read from a file do not decode in its source's encoding."""
+
+
 def read_head(path: Path, limit: int) -> bytes | None:
     """At most `limit` bytes from the start of `path`, or None when it cannot be read or is
     not a regular file. Opened without blocking, so that a FIFO or a device the path turns
