@@ -118,7 +118,7 @@ def compile_check(ctx, node: m.SinkNode, input_view: str,
         if text is None or f.truncation != "error":
             continue
         whens.append((exp.GT(this=S.fn("octet_length", text.copy()),
-                             expression=S.bigint(f.width)),
+                             expression=S.small_int(f.width)),
                       S.fn("concat", S.string(f"invalid record at row 0: field '{col.name}': "
                                               "value '"), text.copy(), S.string("' ("),
                            S.cast(S.fn("octet_length", text.copy()), "STRING"),
