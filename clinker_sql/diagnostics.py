@@ -274,6 +274,11 @@ CODES: dict[str, CodeInfo] = _codes(
              "array, the file is empty), or `format: object` is declared without "
              "record_path", EXIT_IO,
              hint="name the key path of the records' array, e.g. `record_path: data.rows`"),
+    CodeInfo("CS116", "a fixed-width sink's record does not fit its layout: a value wider "
+             "than its field under truncation: error (a numeric column's default), or a "
+             "column the layout does not declare", EXIT_IO,
+             hint="widen the field, set `truncation: warn` or `silent` to cut the value, "
+             "or declare the column (or drop it with exclude: / include_unmapped: false)"),
     CodeInfo("CS107", "a sink's path template is invalid, or renders two source files to "
              "one path", hint="tokens: {source_file}, {source_path}, {source_name[:NODE]}, "
              "{channel}, {n}; `{{` and `}}` for literal braces"),

@@ -230,6 +230,8 @@ SUFFIXES = _entries([
     ("<node>.kept", "sink: without the rows whose sort key is null"),
     ("<node>.joinable", "sink: the records its multi-value join accepts"),
     ("<node>.collisions", "sink: the records its multi-value join refuses"),
+    ("<node>.refused", "check: a record a fixed-width sink's layout cannot hold (an undeclared "
+     "column, or a value wider than a field whose truncation is error) stops the run"),
     ("<node>.<port>", "a route branch's or a cull output's rows"),
 ])
 

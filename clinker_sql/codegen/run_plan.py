@@ -165,6 +165,9 @@ class WriteStep(Step):
     if_exists: str = "overwrite"  # error | unique_suffix: checked as the output is assembled
     unique_suffix_width: int = 0
     xml_root: str | None = None  # an XML output's document element (codegen/xml_sink.py)
+    # a fixed-width output's line_separator (codegen/fixed_width_sink.py): `none` is
+    # staged as an XML output's records are, and assembled without line breaks
+    line_separator: str | None = None
 
     def output(self) -> dict[str, Any]:
         """The manifest's description of the output, in its long-standing key order."""
@@ -181,6 +184,8 @@ class WriteStep(Step):
             out["dlq_sources"] = {"only": list(self.dlq_only), "except": list(self.dlq_except)}
         if self.xml_root is not None:
             out["xml_root"] = self.xml_root
+        if self.line_separator is not None:
+            out["line_separator"] = self.line_separator
         if self.fan_out is not None:
             out["fan_out"] = {"template": self.fan_out.template, "files": self.fan_out.files}
         if self.split is not None:

@@ -10,7 +10,15 @@ from dataclasses import dataclass, replace
 from sqlglot import exp
 
 from clinker_sql import sqlbuild as S
-from clinker_sql.codegen import multi_value, sink_split, sort_key, split_write, unmapped, xml_sink
+from clinker_sql.codegen import (
+    fixed_width_sink,
+    multi_value,
+    sink_split,
+    sort_key,
+    split_write,
+    unmapped,
+    xml_sink,
+)
 from clinker_sql.codegen.context import Context
 from clinker_sql.codegen.fusion import LIVE
 from clinker_sql.codegen.names import LINE
@@ -274,7 +282,7 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
     # the sink's keys read the records' fields, never a written column of the same name:
     # qualified by the name the write reads its records under
     fanned = (cfg.fan_out is not None or cfg.split is not None) and \
-        cfg.format in ("csv", "json")
+        cfg.format in ("csv", "json", "fixed_width")
     read_as = FANNED if fanned else RECORDS
     records = Sql(f"{ident(input_view)} AS {ident(RECORDS)}") if sorted_by else \
         ident(input_view)
@@ -299,11 +307,19 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
     if cfg.format == "xml" and cfg.fan_out is not None:
         raise fail("CS001", f"sink '{name}': an XML output per source file is not supported "
                    "yet", cfg.path_loc)
-    if cfg.format in ("csv", "json", "xml"):
+    if cfg.format == "fixed_width":  # the records its layout cannot hold stop the run
+        fixed_width_sink.compile_check(ctx, plan.node, input_view, typed, {
+            out: column_value(src) for out, src, _ in plan.columns
+            if src.startswith(WIDENED + ".")})
+    if cfg.format in ("csv", "json", "xml", "fixed_width"):
         line = csv_line([(n, json_values.csv_guard(e, t), t) for n, e, t in typed],
                         cfg.delimiter) if cfg.format == "csv" else \
             json_line(typed, cfg.preserve_nulls) if cfg.format == "json" else \
+            fixed_width_sink.line(cfg, typed, name) if cfg.format == "fixed_width" else \
             xml_sink.framed(xml_sink.xml_record(typed, cfg, _field_path))
+        if cfg.format == "fixed_width" and cfg.line_separator == "none" and \
+                cfg.fan_out is None:  # each record whole, the text writer's line feed dropped
+            line = xml_sink.framed(line)
         split = None if cfg.fan_out is not None or cfg.split is not None else \
             split_write.chain_read(ctx, plan.upstream, input_view, plan.relation.view)
         source = records
@@ -342,7 +358,9 @@ def compile_write(ctx: Context, plan: SinkPlan, input_view: str) -> None:
                                      if_exists=cfg.if_exists,
                                      unique_suffix_width=cfg.unique_suffix_width,
                                      segments=sink_split.segments(cfg),
-                                     xml_root=cfg.xml.root_element if cfg.xml else None)))
+                                     xml_root=cfg.xml.root_element if cfg.xml else None,
+                                     line_separator=cfg.line_separator
+                                     if cfg.format == "fixed_width" else None)))
     ctx.compiled.sinks.append(SinkOutput(name, cfg.format, input_view, path=cfg.path,
                                          **observed))
 

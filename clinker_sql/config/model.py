@@ -32,12 +32,16 @@ class CxlSource:
 class FixedField:
     """A fixed-width column's byte range and padding (Clinker's ResolvedField): bytes
     `start` to `start + width` of the line; `trim` strips the `pad` character from the
-    side opposite `justify`, then whitespace."""
+    side opposite `justify`, then whitespace. A sink's column is padded on the side
+    opposite `justify` with `pad`, and a value longer than `width` bytes is cut
+    (`truncation` warn or silent) or stops the run (error: CS116)."""
     start: int
     width: int
     justify: str = "left"  # left | right
     pad: str = " "  # one ASCII character; "" strips whitespace only
     trim: bool = True
+    truncation: str = "warn"  # a sink's: error | warn | silent
+    end: int | None = None  # a sink's `end` until its start is resolved (fixed_width.py)
 
 
 @dataclass(frozen=True)
@@ -232,7 +236,7 @@ class SinkSplit:
 @dataclass(frozen=True)
 class SinkConfig:
     name: str
-    format: str  # csv | json | parquet | table | xml
+    format: str  # csv | json | parquet | table | xml | fixed_width
     path: str  # "" for a table sink
     path_loc: Location
     include_unmapped: bool = True
@@ -257,6 +261,7 @@ class SinkConfig:
     if_exists: str = "overwrite"  # overwrite | error | unique_suffix
     unique_suffix_width: int = 0  # unique_suffix: the `-N` counter's zero-padded width
     xml: XmlSinkOptions | None = None  # an XML sink's element names (codegen/xml_sink.py)
+    line_separator: str = "lf"  # a fixed-width sink's: lf | crlf | none (fixed_width_sink.py)
 
     @property
     def target(self) -> str:

@@ -372,7 +372,8 @@ def _source(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         raise fail("E201", f"{what} has no schema: block", c.loc)
     if fmt == "fixed_width":
         fixed_width.refuse_multi_record(c.node.get("schema"))
-    schema = _schema(c.raw("schema"), what, ctx, layout=fmt == "fixed_width")
+    schema = _schema(c.raw("schema"), what, ctx,
+                     layout="source" if fmt == "fixed_width" else None)
     ck, ck_node = c.str_list("correlation_key", allow_single=True)
     if ck_node is not None and not ck:
         raise fail("E000", "correlation_key must not be empty", ck_node.loc)
@@ -696,10 +697,10 @@ def _schema_file(node: YScalar, what: str, ctx: _Ctx) -> YNode:
     return loaded
 
 
-def _schema(node: YNode, what: str, ctx: _Ctx, layout: bool = False
+def _schema(node: YNode, what: str, ctx: _Ctx, layout: str | None = None
             ) -> tuple[m.Column, ...]:
-    """A column list; `layout`: a fixed-width source's, each column with its byte range
-    (config/fixed_width.py)."""
+    """A column list; `layout` ("source" or "sink"): a fixed-width source's or sink's,
+    each column with its byte range (config/fixed_width.py)."""
     if isinstance(node, YScalar) and isinstance(node.value, str):
         node = _schema_file(node, what, ctx)
     if isinstance(node, YMap) and "generated" in node.entries:
@@ -725,7 +726,8 @@ def _schema(node: YNode, what: str, ctx: _Ctx, layout: bool = False
         fmt = c.str("format")
         source_name = c.str("source_name")
         multiple = c.bool("multiple", False)
-        fixed = fixed_width.column_layout(c, name) if layout else None
+        fixed = fixed_width.column_layout(c, name) if layout == "source" else \
+            fixed_width.sink_column_layout(c, name, ctype) if layout == "sink" else None
         c.bool("long_unique")  # Clinker's in-memory storage hint: nothing to do in Spark
         c.refuse(("required", "default", "coerce", "enum") + (
             () if layout else ("start", "width", "end", "justify", "pad")),
@@ -989,9 +991,10 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     c = Fields(f.raw("config", required=True), f"config of {what}")
     cfg_name = c.str("name", default=common["name"])
     fmt = c.str("type", required=True)
-    if fmt not in ("csv", "json", "parquet", "table", "xml"):
+    if fmt not in ("csv", "json", "parquet", "table", "xml", "fixed_width"):
         raise fail("CS001", f"sink format '{fmt}' is not supported by clinker-sql",
-                   c.node.get("type").loc, "supported: csv, json, parquet, table, xml")
+                   c.node.get("type").loc,
+                   "supported: csv, json, parquet, table, xml, fixed_width")
     if fmt == "table":
         return _table_sink(f, c, ref, cfg_name, common)
     path_node = c.raw("path", required=True)
@@ -1000,12 +1003,14 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
     template = None
     if "{" in path_node.value or "}" in path_node.value:  # rendered by config/sink_paths.py
         template = path_template.parse(path_node.value, path_node.loc)
-    delimiter, json_format, pretty = ",", "array", False
+    delimiter, json_format, pretty, line_sep = ",", "array", False, "lf"
     opts = c.raw("options")
     xml = _xml_sink_options(opts, what, c) if fmt == "xml" else None
     if opts is not None and fmt != "xml":
         o = Fields(opts, f"options of {what}")
-        if fmt == "csv":
+        if fmt == "fixed_width":
+            line_sep = fixed_width.sink_options(o)
+        elif fmt == "csv":
             delimiter = o.str("delimiter", default=",")
             if len(delimiter.encode()) != 1:
                 raise fail("E000", "'delimiter' must be one ASCII character",
@@ -1027,14 +1032,25 @@ def _sink(f: Fields, what: str, common: dict, ctx: _Ctx) -> m.Node:
         exclude=tuple(exclude), mapping=mapping, delimiter=delimiter, json_format=json_format,
         json_pretty=pretty, preserve_nulls=c.bool("preserve_nulls", False),
         correlation_fanout_policy=c.choice("correlation_fanout_policy", ("any", "all", "primary")),
-        template=template, xml=xml,
+        template=template, xml=xml, line_separator=line_sep,
     )
     cfg = _sink_files(c, cfg, what)
     sort_node = c.raw("sort_order")
     if sort_node is not None:
         cfg = replace(cfg, sort_order=sort_keys(sort_node, f"sort_order of {what}"))
     schema_node = c.raw("schema")
-    if schema_node is not None:
+    if fmt == "fixed_width":  # the layout of its lines (config/fixed_width.py)
+        if schema_node is None:
+            raise fail("E000", f"{what}: fixed-width output format requires an explicit "
+                       "`schema:` column list", c.loc, "declare each column's name, type and "
+                       "width (or start and end)")
+        if isinstance(schema_node, YMap):  # a multi-record or generated schema
+            raise fail("E000", f"{what}: fixed-width output schema must be a single-record "
+                       "column list (not a multi-record or generated schema)",
+                       schema_node.loc)
+        cfg = replace(cfg, schema=fixed_width.resolve_sink(
+            _schema(schema_node, what, ctx, layout="sink")))
+    elif schema_node is not None:
         cfg = replace(cfg, schema=_schema(schema_node, what, ctx))
     if fmt == "xml" and c.has("join_values"):
         cfg = replace(cfg, xml=replace(cfg.xml, repeats=_xml_join_values(

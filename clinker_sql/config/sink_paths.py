@@ -8,7 +8,7 @@ transforms, routes and culls only (Clinker's `FilePartitioned` lineage). A merge
 lineage, and so does a single `path:` source: the tokens then render `<merged>`, as in
 Clinker. Refused (CS001): one file per source file after an aggregate or a combine (Clinker
 still writes per file there, from rows clinker-sql numbers as `<merged>`), named by
-`{source_path}` (see config/path_template.py), or as Parquet.
+`{source_path}` (see config/path_template.py), or as Parquet or XML.
 """
 
 from __future__ import annotations
@@ -68,9 +68,10 @@ def _resolved(sink: m.SinkNode, by_name: dict[str, m.Node]) -> m.SinkConfig:
         raise fail("CS001", f"output '{cfg.name}': {{source_path}} is not supported yet: "
                    "clinker-sql reads a file by its full path, where Clinker names it as "
                    "discovered", cfg.path_loc, "use {source_file}, the file's stem")
-    if cfg.format not in ("csv", "json"):
+    if cfg.format not in ("csv", "json", "fixed_width"):
         raise fail("CS001", f"output '{cfg.name}': one {cfg.format} file per source file is "
-                   "not supported yet", cfg.path_loc, "write csv or json, or a fixed path")
+                   "not supported yet", cfg.path_loc,
+                   "write csv, json or fixed_width, or a fixed path")
     return replace(cfg, fan_out=m.FanOut(template.partial(values, by_node), source))
 
 

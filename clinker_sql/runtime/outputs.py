@@ -83,7 +83,7 @@ def assemble(step: WriteStep, base: Path) -> PendingOutput:
         return PendingOutput(path, staging, temp)
     split = step.split
     pending = PendingOutput(path, staging, temp, 0 if split else None)
-    if fmt == "xml":
+    if fmt == "xml" or step.line_separator == "none":
         return _assemble_xml(step, base, pending)
     out = _Writer(step, pending)
     try:
@@ -102,10 +102,13 @@ def assemble(step: WriteStep, base: Path) -> PendingOutput:
 
 def _assemble_xml(step: WriteStep, base: Path, pending: PendingOutput) -> PendingOutput:
     """An XML output: its records (each staged as `<length>:<text>`, codegen/xml_sink.py)
-    between the document element's tags, with nothing between them."""
+    between the document element's tags, with nothing between them. A fixed-width output
+    with `line_separator: none` is its records so staged, with no tags."""
     split = step.split
+    xml = step.format == "xml"
     with open(pending.temp, "w", encoding="utf-8", newline="") as out:
-        out.write(f"<{step.xml_root}>")
+        if xml:
+            out.write(f"<{step.xml_root}>")
         for src in _sources(pending.staging, base / split.side if split else None, pending):
             for line in iter(src.readline, ""):
                 colon = line.find(":")
@@ -120,7 +123,8 @@ def _assemble_xml(step: WriteStep, base: Path, pending: PendingOutput) -> Pendin
                 if len(text) != size + 1 or text[-1] != "\n":
                     raise RuntimeError(f"a malformed record in {src.name}")
                 out.write(text[:-1])
-        out.write(f"</{step.xml_root}>")
+        if xml:
+            out.write(f"</{step.xml_root}>")
         out.flush()
         os.fsync(out.fileno())
     return pending
@@ -248,7 +252,8 @@ class _Writer:
 
     def __init__(self, step: WriteStep, pending: PendingOutput):
         self.pending, self.csv = pending, step.format == "csv"
-        self.array = not self.csv and step.json_format != "ndjson"
+        self.array = step.format == "json" and step.json_format != "ndjson"
+        self.end = "" if step.line_separator == "none" else "\n"  # fixed-width: its own
         self.out = open(pending.temp, "w", encoding="utf-8", newline="")
         self.first = True
         self.bytes = 0  # written so far (a split sink's max_bytes)
@@ -266,7 +271,7 @@ class _Writer:
         if self.array:
             self._put(("\n" if self.first else ",\n") + record)
         else:
-            self._put(record + "\n")
+            self._put(record + self.end)
         self.first = False
 
     def close(self) -> None:

@@ -102,7 +102,8 @@ def _compare_json(case: Path, work: Path, spec: dict, ordered: bool) -> None:
 
 
 def _compare(case: Path, work: Path, spec: dict, ordered: bool) -> None:
-    if spec["expected"].endswith(".xml"):  # XML sinks: the file's bytes, as Clinker writes them
+    # XML and fixed-width sinks: the file's bytes, as Clinker writes them
+    if spec["expected"].endswith((".xml", ".txt", ".dat")):
         want = (case / spec["expected"]).read_bytes()
         assert (work / spec["path"]).read_bytes() == want, (spec["path"], want)
         return

@@ -16,12 +16,13 @@ from clinker_sql.cxl import functions as F
 ROOT = Path(__file__).resolve().parents[2]
 
 # a value per parameter type, read from a range so that Spark cannot fold the query
-_ARGS = {"STRING": "CAST(id AS STRING)", "DOUBLE": "CAST(id AS DOUBLE) / 4", "BIGINT": "id"}
+_ARGS = {"STRING": "CAST(id AS STRING)", "DOUBLE": "CAST(id AS DOUBLE) / 4", "BIGINT": "id",
+         "INT": "CAST(id AS INT)", "BOOLEAN": "id % 2 = 0"}
 
 # how Spark's plans name what a body does
 _MARKERS = ("RLIKE", "TRY_CAST", "ROUND(", "POWER(", "ISNAN(", "LOWER(", "CONCAT(",
             "REGEXP_REPLACE(", "ABS(", "CEIL(", "FLOOR(", "REGEXP_EXTRACT(", "FROM_JSON(",
-            "VARIANT_GET(")
+            "VARIANT_GET(", "OCTET_LENGTH(")
 
 
 @pytest.fixture(scope="module")
@@ -235,3 +236,27 @@ def test_validate_knows_the_functions_and_refuses_a_call_before_its_definition()
     compiled.statements = [s for s in compiled.statements if s.name != "cxl_float_round"]
     with pytest.raises(DiagnosticError, match="calls cxl_float_round before any statement"):
         check_statements(project.load(), compiled)
+
+
+def _fixed_width_cell(text, width: int, pad: str, right: bool) -> str:
+    """Clinker's FixedWidthWriter::pad_and_justify, byte for byte."""
+    data = (text or "").encode()
+    cut = min(len(data), width)
+    while cut < len(data) and data[cut] & 0xC0 == 0x80:  # not a character boundary
+        cut -= 1
+    kept, padding = data[:cut].decode(), pad * (width - cut)
+    return padding + kept if right else kept + padding
+
+
+def test_the_fixed_width_cell_pads_and_cuts_as_clinkers_writer(spark, library):
+    texts = ["Alice", "42", "LongName", "café", "é", "a€b", "€", "😀x", "x😀", "", None,
+             "line\nbreak", "ab"]
+    cases = [(t, w, pad, right) for t in texts for w in (1, 2, 3, 4, 5, 10)
+             for pad, right in ((" ", False), ("0", True))]
+    cells = ", ".join(
+        f"cxl_fixed_width_cell({'NULL' if t is None else repr(t)}, {w}, '{pad}', {right})"
+        for t, w, pad, right in cases)
+    row = spark.sql(f"SELECT ARRAY({cells}) AS v").collect()[0]["v"]
+    want = [_fixed_width_cell(*c) for c in cases]
+    assert [(c, g) for c, g, w in zip(cases, row, want) if g != w] == []
+    assert all(len(v.encode()) == c[1] for v, c in zip(row, cases))
