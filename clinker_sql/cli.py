@@ -3,6 +3,7 @@ diagnostic and exit with Clinker's exit code; never a traceback."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from pathlib import Path
@@ -459,121 +460,62 @@ def _thrift_target(target: str, profiles_dir: Path | None, profile: str | None =
     return replace(remote, **given).validate()
 
 
-@cli.group("thrift-server")
-def thrift_server_cmd() -> None:
-    """A local Spark Thrift server from the installed pyspark, for --target thrift://..."""
+def _server_commands(group: str, module: str, title: str, url: str) -> None:
+    """`clinker-sql <group> start|stop|status`: a local server from the installed pyspark
+    (runtime/<module>.py), `title` in messages, `url` the targets it serves."""
+    def server():
+        return importlib.import_module(f"clinker_sql.runtime.{module}")
+
+    @cli.group(group, help=f"A local {title} from the installed pyspark, for --target "
+                           f"{url}")
+    def commands() -> None:
+        pass
+
+    state_option = click.option(
+        "--state-dir", type=click.Path(file_okay=False, path_type=Path),
+        help=f"Folder for the server's pid, log and warehouse [default: ~/.clinker-sql/{group}].")
+
+    @commands.command("start")
+    @state_option
+    @click.option("--port", type=int, help="Port on 127.0.0.1 [default: a free one].")
+    @click.option("--timeout", type=float, default=180.0, show_default=True,
+                  help="Seconds to wait for the server to accept connections.")
+    def start_cmd(state_dir: Path | None, port: int | None, timeout: float) -> None:
+        """Start the server (bound to 127.0.0.1, ANSI mode, the local run's session
+        settings) and print its URL."""
+        def body() -> None:
+            before, _ = server().status(state_dir)
+            state = server().start(state_dir, port=port, timeout=timeout)
+            verb = "already running" if before != "stopped" else "started"
+            click.echo(f"{title} {verb}: {state.url} (pid {state.pid}, log {state.log})",
+                       err=True)
+            click.echo(state.url)
+        _guard(body)
+
+    @commands.command("stop", help=f"Stop the server started by `{group} start`.")
+    @state_option
+    def stop_cmd(state_dir: Path | None) -> None:
+        def body() -> None:
+            state = server().stop(state_dir)
+            click.echo(f"{title} stopped" if state else f"no {title} is running")
+        _guard(body)
+
+    @commands.command("status")
+    @state_option
+    def status_cmd(state_dir: Path | None) -> None:
+        """Print running/starting/stopped and the URL; exit 0 only when it is running."""
+        def body() -> None:
+            current, state = server().status(state_dir)
+            if current == "stopped" or state is None:
+                click.echo("stopped")
+                sys.exit(3)
+            click.echo(f"{current} {state.url} (pid {state.pid}, log {state.log})")
+            sys.exit(0 if current == "running" else 3)
+        _guard(body)
 
 
-_STATE = click.option("--state-dir", type=click.Path(file_okay=False, path_type=Path),
-                      help="Folder for the server's pid, log and warehouse "
-                           "[default: ~/.clinker-sql/thrift-server].")
-
-
-@thrift_server_cmd.command("start")
-@_STATE
-@click.option("--port", type=int, help="Port on 127.0.0.1 [default: a free one].")
-@click.option("--timeout", type=float, default=180.0, show_default=True,
-              help="Seconds to wait for the server to accept connections.")
-def thrift_start_cmd(state_dir: Path | None, port: int | None, timeout: float) -> None:
-    """Start the server (bound to 127.0.0.1, ANSI mode, the local run's session settings)
-    and print its URL."""
-    from clinker_sql.runtime import thrift_server
-
-    def body() -> None:
-        before, _ = thrift_server.status(state_dir)
-        state = thrift_server.start(state_dir, port=port, timeout=timeout)
-        verb = "already running" if before != "stopped" else "started"
-        click.echo(f"Thrift server {verb}: {state.url} (pid {state.pid}, log {state.log})",
-                   err=True)
-        click.echo(state.url)
-    _guard(body)
-
-
-@thrift_server_cmd.command("stop")
-@_STATE
-def thrift_stop_cmd(state_dir: Path | None) -> None:
-    """Stop the server started by `thrift-server start`."""
-    from clinker_sql.runtime import thrift_server
-
-    def body() -> None:
-        state = thrift_server.stop(state_dir)
-        click.echo("Thrift server stopped" if state else "no Thrift server is running")
-    _guard(body)
-
-
-@thrift_server_cmd.command("status")
-@_STATE
-def thrift_status_cmd(state_dir: Path | None) -> None:
-    """Print running/starting/stopped and the URL; exit 0 only when it is running."""
-    from clinker_sql.runtime import thrift_server
-
-    def body() -> None:
-        current, state = thrift_server.status(state_dir)
-        if current == "stopped" or state is None:
-            click.echo("stopped")
-            sys.exit(3)
-        click.echo(f"{current} {state.url} (pid {state.pid}, log {state.log})")
-        sys.exit(0 if current == "running" else 3)
-    _guard(body)
-
-
-@cli.group("connect-server")
-def connect_server_cmd() -> None:
-    """A local Spark Connect server from the installed pyspark, for --target sc://..."""
-
-
-_CONNECT_STATE = click.option("--state-dir", type=click.Path(file_okay=False, path_type=Path),
-                              help="Folder for the server's pid, log and warehouse "
-                                   "[default: ~/.clinker-sql/connect-server].")
-
-
-@connect_server_cmd.command("start")
-@_CONNECT_STATE
-@click.option("--port", type=int, help="Port on 127.0.0.1 [default: a free one].")
-@click.option("--timeout", type=float, default=180.0, show_default=True,
-              help="Seconds to wait for the server to accept connections.")
-def connect_start_cmd(state_dir: Path | None, port: int | None, timeout: float) -> None:
-    """Start the server (bound to 127.0.0.1, ANSI mode, the local run's session settings)
-    and print its URL."""
-    from clinker_sql.runtime import connect_server
-
-    def body() -> None:
-        before, _ = connect_server.status(state_dir)
-        state = connect_server.start(state_dir, port=port, timeout=timeout)
-        verb = "already running" if before != "stopped" else "started"
-        click.echo(f"Spark Connect server {verb}: {state.url} (pid {state.pid}, log "
-                   f"{state.log})", err=True)
-        click.echo(state.url)
-    _guard(body)
-
-
-@connect_server_cmd.command("stop")
-@_CONNECT_STATE
-def connect_stop_cmd(state_dir: Path | None) -> None:
-    """Stop the server started by `connect-server start`."""
-    from clinker_sql.runtime import connect_server
-
-    def body() -> None:
-        state = connect_server.stop(state_dir)
-        click.echo("Spark Connect server stopped" if state else
-                   "no Spark Connect server is running")
-    _guard(body)
-
-
-@connect_server_cmd.command("status")
-@_CONNECT_STATE
-def connect_status_cmd(state_dir: Path | None) -> None:
-    """Print running/starting/stopped and the URL; exit 0 only when it is running."""
-    from clinker_sql.runtime import connect_server
-
-    def body() -> None:
-        current, state = connect_server.status(state_dir)
-        if current == "stopped" or state is None:
-            click.echo("stopped")
-            sys.exit(3)
-        click.echo(f"{current} {state.url} (pid {state.pid}, log {state.log})")
-        sys.exit(0 if current == "running" else 3)
-    _guard(body)
+_server_commands("thrift-server", "thrift_server", "Thrift server", "thrift://...")
+_server_commands("connect-server", "connect_server", "Spark Connect server", "sc://...")
 
 
 @cli.command("init")

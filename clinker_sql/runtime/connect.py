@@ -25,17 +25,15 @@ import time
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote, unquote, urlsplit
 
-from clinker_sql.codegen.plan import Compiled
 from clinker_sql.diagnostics import fail
 from clinker_sql.runtime.executor import Capabilities, Executor, StatementFailed
 from clinker_sql.runtime.local import _QUERY, _quiet_pyspark_error_logs, _translate
 from clinker_sql.runtime.remote import (
-    absolutize,
-    is_loopback,
+    RemoteExecutor,
+    RemoteTarget,
     one_line,
     quietly,
     seconds,
@@ -58,30 +56,25 @@ T = TypeVar("T")
 
 
 @dataclass(frozen=True)
-class ConnectTarget:
+class ConnectTarget(RemoteTarget):
     """Where and how to connect. The token is never part of repr() or messages."""
 
-    host: str
     port: int = DEFAULT_PORT
     token: str | None = field(default=None, repr=False)
     use_ssl: bool = False
     user: str | None = None  # Spark Connect's user_id
-    shared_filesystem: bool | None = None  # None: true exactly when the host is loopback
-    statement_timeout: float = 3600.0  # seconds per statement
-    connect_timeout: float = 30.0
-    name: str = ""  # the profile target's name, for messages
 
     @property
     def url(self) -> str:
         """The URL for messages: never the token."""
-        host = f"[{self.host}]" if ":" in self.host else self.host
+        host = self.url_host
         params = (["use_ssl=true"] if self.use_ssl else []) + \
             ([f"user_id={quote(self.user, safe='')}"] if self.user else [])
         return f"sc://{host}:{self.port}" + (f"/;{';'.join(params)}" if params else "")
 
     def client_url(self) -> str:
         """The URL for pyspark's Connect client, with the token."""
-        host = f"[{self.host}]" if ":" in self.host else self.host
+        host = self.url_host
         params = [f"token={self.token}"] if self.token else []
         if self.use_ssl:
             params.append("use_ssl=true")
@@ -89,24 +82,30 @@ class ConnectTarget:
             params.append(f"user_id={self.user}")
         return f"sc://{host}:{self.port}" + (f"/;{';'.join(params)}" if params else "")
 
-    @property
-    def loopback(self) -> bool:
-        return is_loopback(self.host)
-
-    @property
-    def shares_files(self) -> bool:
-        return self.loopback if self.shared_filesystem is None else self.shared_filesystem
-
     def validate(self) -> ConnectTarget:
-        if not 0 < self.port < 65536:
-            raise fail("CS035", f"invalid port {self.port}")
-        if self.statement_timeout <= 0 or self.connect_timeout <= 0:
-            raise fail("CS035", "timeouts must be positive numbers of seconds")
+        self.check_numbers(self.port)
         for what, value in (("token", self.token), ("user_id", self.user)):
             if value is not None and (not value or any(c in value for c in ";/ \t\r\n")):
                 raise fail("CS035", f"the {what} may not be empty nor hold ';', '/' or "
                            "spaces")
         return self
+
+
+def _in_thread(fn: Callable[[], Any], limit: float
+               ) -> tuple[threading.Thread, dict[str, Any]]:
+    """Start `fn` in a daemon thread and wait up to `limit` seconds: the thread (alive when
+    `fn` has not returned) and what it gave, `value` or `error`."""
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
+            box["error"] = exc
+    worker = threading.Thread(target=work, name="clinker-sql-connect", daemon=True)
+    worker.start()
+    worker.join(limit)
+    return worker, box
 
 
 def parse_connect_url(url: str) -> ConnectTarget:
@@ -168,7 +167,7 @@ def _without_token(url: str) -> str:
 # --------------------------------------------------------------------------
 
 
-class ConnectExecutor(Executor):
+class ConnectExecutor(RemoteExecutor):
     """Runs statements in one Spark Connect session."""
 
     # the server's catalog outlives the run: table sinks work; the rest is plain SQL
@@ -176,12 +175,7 @@ class ConnectExecutor(Executor):
 
     def __init__(self, target: ConnectTarget, tries: int = CONNECT_TRIES,
                  backoff: float = CONNECT_BACKOFF):
-        self.target = target.validate()
-        if not self.target.shares_files:
-            raise fail("CS034", f"{self.target.url} is not on this machine: clinker-sql "
-                       "assembles each output from the server's staging folder, which it "
-                       "cannot read there")
-        self.scratch_root: str | None = None  # the runner's checkpoint folder (None: /tmp)
+        super().__init__(target)
         self.spark = None
         self._connect(tries, backoff)
 
@@ -258,14 +252,6 @@ class ConnectExecutor(Executor):
 
     # -- statements ---------------------------------------------------------
 
-    def prepare(self, compiled: Compiled, base: Path) -> Compiled:
-        """Called by the runner before the first statement."""
-        if not self.target.loopback:  # the run's scratch folder must be on the shared paths
-            root = Path(base).resolve() / ".clinker-sql-scratch"
-            root.mkdir(exist_ok=True)
-            self.scratch_root = str(root)
-        return absolutize(compiled, base)
-
     def execute(self, sql: str) -> None:
         """Run one statement: a command runs when it is submitted; a query only when its
         rows are asked for, so it is collected."""
@@ -303,17 +289,8 @@ class ConnectExecutor(Executor):
         session's operations are interrupted (CS033); Ctrl-C interrupts them, closes the
         session and re-raises; a failure is Spark's error class and message."""
         limit = self.target.statement_timeout
-        box: dict[str, Any] = {}
-
-        def work() -> None:
-            try:
-                box["value"] = fn()
-            except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
-                box["error"] = exc
-        worker = threading.Thread(target=work, name="clinker-sql-connect", daemon=True)
         try:
-            worker.start()
-            worker.join(limit)
+            worker, box = _in_thread(fn, limit)
         except KeyboardInterrupt:
             self.cancel()
             self.close()
@@ -333,16 +310,7 @@ class ConnectExecutor(Executor):
 
     def _bounded(self, fn: Callable[[], T], limit: float, what: str) -> T:
         """`fn` in a worker thread, given up after `limit` seconds (as unreachable)."""
-        box: dict[str, Any] = {}
-
-        def work() -> None:
-            try:
-                box["value"] = fn()
-            except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
-                box["error"] = exc
-        worker = threading.Thread(target=work, name="clinker-sql-connect", daemon=True)
-        worker.start()
-        worker.join(limit)
+        worker, box = _in_thread(fn, limit)
         if worker.is_alive():
             raise _Unreachable(f"no answer within {limit:g}s while {what}")
         if "error" in box:

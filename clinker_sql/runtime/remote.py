@@ -7,7 +7,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ from clinker_sql import sqlbuild as S
 from clinker_sql.codegen.plan import Compiled, Statement
 from clinker_sql.codegen.run_plan import WriteStep
 from clinker_sql.diagnostics import fail
-from clinker_sql.runtime.executor import StatementFailed
+from clinker_sql.runtime.executor import Executor, StatementFailed
 
 
 def is_loopback(host: str) -> bool:
@@ -25,6 +25,69 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+@dataclass(frozen=True)
+class RemoteTarget:
+    """What every remote target has beside its own fields (which come first, positionally):
+    the host, how long to wait, whether the server sees this machine's paths."""
+
+    host: str
+    #: None: true exactly when the host is loopback
+    shared_filesystem: bool | None = field(default=None, kw_only=True)
+    statement_timeout: float = field(default=3600.0, kw_only=True)  # seconds per statement
+    connect_timeout: float = field(default=30.0, kw_only=True)
+    name: str = field(default="", kw_only=True)  # the profile target's name, for messages
+
+    @property
+    def url_host(self) -> str:
+        """The host as a URL writes it (an IPv6 address in brackets)."""
+        return f"[{self.host}]" if ":" in self.host else self.host
+
+    @property
+    def loopback(self) -> bool:
+        return is_loopback(self.host)
+
+    @property
+    def shares_files(self) -> bool:
+        return self.loopback if self.shared_filesystem is None else self.shared_filesystem
+
+    @property
+    def url(self) -> str:
+        raise NotImplementedError
+
+    def validate(self) -> RemoteTarget:
+        raise NotImplementedError
+
+    def check_numbers(self, port: int) -> None:
+        if not 0 < port < 65536:
+            raise fail("CS035", f"invalid port {port}")
+        if self.statement_timeout <= 0 or self.connect_timeout <= 0:
+            raise fail("CS035", "timeouts must be positive numbers of seconds")
+
+
+class RemoteExecutor(Executor):
+    """An executor on a server: it reads and writes the files itself, so the compiled
+    paths are made absolute, and a server on another host keeps the run's scratch folder
+    under the pipeline's folder (a path both machines see)."""
+
+    target: RemoteTarget
+
+    def __init__(self, target: RemoteTarget):
+        self.target = target.validate()
+        if not self.target.shares_files:
+            raise fail("CS034", f"{self.target.url} is not on this machine: clinker-sql "
+                       "assembles each output from the server's staging folder, which it "
+                       "cannot read there")
+        self.scratch_root: str | None = None  # the runner's checkpoint folder (None: /tmp)
+
+    def prepare(self, compiled: Compiled, base: Path) -> Compiled:
+        """Called by the runner before the first statement."""
+        if not self.target.loopback:  # the run's scratch folder must be on the shared paths
+            root = Path(base).resolve() / ".clinker-sql-scratch"
+            root.mkdir(exist_ok=True)
+            self.scratch_root = str(root)
+        return absolutize(compiled, base)
 
 
 def seconds(value: Any, what: str) -> float:

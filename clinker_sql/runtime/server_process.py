@@ -21,6 +21,7 @@ from pathlib import Path
 
 from clinker_sql.codegen.compiler import SESSION_SETTINGS
 from clinker_sql.diagnostics import fail
+from clinker_sql.runtime.java import ensure_java
 from clinker_sql.runtime.local import DEFAULT_CONF
 
 STATE_FILE = "server.json"
@@ -44,12 +45,42 @@ class ServerState:
 
 @dataclass(frozen=True)
 class ServerKind:
-    """One kind of server: its name in messages, its main class, its default folder."""
+    """One kind of server: its name in messages, its main class, its default folder, and
+    what its start adds to the shared one (`start`)."""
 
     name: str  # "Thrift server", "Spark Connect server"
     main_class: str
     default_state_dir: Path
     scheme: str
+    jar_glob: str = ""  # the wheel's jar that holds main_class, under jars/
+    missing_hint: str = ""  # where to get a server when the wheel has no such jar
+    app_name: str = ""
+    log_class: str = ""  # the class whose start and stop lines the log keeps
+    log_extra: str = ""  # more log4j2 lines (loggers to quiet)
+    conf: Callable[[str, int], dict[str, str]] = lambda host, port: {}  # its own settings
+    args: Callable[[str, int], list[str]] = lambda host, port: []  # after the --conf options
+    warm_up: Callable[[str, int], None] | None = None  # once its port is open
+
+    def jar(self, home: Path) -> Path | None:
+        jars = sorted(home.joinpath("jars").glob(self.jar_glob))
+        return jars[0] if jars else None
+
+    def log4j(self) -> str:
+        """Warnings, and the server class's start and stop lines."""
+        return (f"# clinker-sql's local {self.name}: warnings and the start/stop lines only.\n"
+                + _LOG4J + f"logger.server.name = {self.log_class}\n"
+                "logger.server.level = info\n" + self.log_extra)
+
+
+_LOG4J = """\
+rootLogger.level = warn
+rootLogger.appenderRef.file.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{yyyy-MM-dd HH:mm:ss} %p %c{1}: %m%n
+"""
 
 
 def spark_home(what: str = "a local Spark server") -> Path:
@@ -115,6 +146,64 @@ def status(kind: ServerKind, folder: Path | None = None) -> tuple[str, ServerSta
     if state is None or not alive(kind, state.pid):
         return "stopped", state
     return ("running" if port_open(state.host, state.port) else "starting"), state
+
+
+def commands(kind: ServerKind):
+    """`read_state`, `status`, `start` and `stop` of one kind of server, as its module
+    (runtime/thrift_server.py, runtime/connect_server.py) offers them."""
+    def read_state_(state_dir: Path | None = None) -> ServerState | None:
+        return read_state(kind, state_dir)
+
+    def status_(state_dir: Path | None = None) -> tuple[str, ServerState | None]:
+        """('running' | 'starting' | 'stopped', state)."""
+        return status(kind, state_dir)
+
+    def start_(state_dir: Path | None = None, port: int | None = None,
+               master: str | None = None, driver_memory: str = "2g", timeout: float = 180.0,
+               extra_conf: dict[str, str] | None = None) -> ServerState:
+        """Launch the server and wait until it accepts connections."""
+        return start(kind, state_dir, port, master, driver_memory, timeout, extra_conf)
+
+    def stop_(state_dir: Path | None = None, timeout: float = 30.0) -> ServerState | None:
+        return stop(kind, state_dir, timeout)
+
+    return read_state_, status_, start_, stop_
+
+
+def start(kind: ServerKind, folder: Path | None = None, port: int | None = None,
+          master: str | None = None, driver_memory: str = "2g", timeout: float = 180.0,
+          extra_conf: dict[str, str] | None = None) -> ServerState:
+    """Launch the server on 127.0.0.1 (a free port unless given) with the local run's
+    session settings, its warehouse and scratch in `folder`, and wait until it accepts
+    connections; the running server's state when one is already there."""
+    folder = state_dir(kind, folder)
+    current, state = status(kind, folder)
+    if current != "stopped" and state is not None:
+        return state
+    home = spark_home(f"a local {kind.name}")
+    if kind.jar(home) is None:
+        raise fail("CS036", f"the installed pyspark ({home}) has no "
+                   f"{kind.jar_glob.split('_')[0]} jar",
+                   hint=kind.missing_hint)
+    ensure_java()
+    folder.mkdir(parents=True, exist_ok=True)
+    host = HOST
+    port = port or free_port(host)
+    if port_open(host, port):
+        raise fail("CS036", f"port {port} on {host} is already in use")
+    log4j = folder / "log4j2.properties"
+    log4j.write_text(kind.log4j(), encoding="utf-8")
+    conf = server_conf()
+    conf.update({
+        "spark.sql.warehouse.dir": str(folder / "warehouse"),
+        "spark.sql.catalogImplementation": "in-memory",
+        "spark.local.dir": str(folder / "tmp"),
+        **kind.conf(host, port),
+        **(extra_conf or {}),
+    })
+    cmd = spark_submit(home, kind, master, kind.app_name, driver_memory, log4j, conf)
+    cmd += [*kind.args(host, port), "spark-internal"]
+    return launch(kind, folder, home, cmd, host, port, timeout, kind.warm_up)
 
 
 def spark_submit(home: Path, kind: ServerKind, master: str | None, app_name: str,

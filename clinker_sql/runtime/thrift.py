@@ -24,16 +24,16 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from clinker_sql import sqlbuild as S
-from clinker_sql.codegen.plan import Compiled
 from clinker_sql.diagnostics import fail
-from clinker_sql.runtime.executor import Capabilities, Executor, StatementFailed
+from clinker_sql.runtime.executor import Capabilities, StatementFailed
 from clinker_sql.runtime.local import _translate
 from clinker_sql.runtime.remote import (  # noqa: F401 - absolutize, resolve_path: API here too
+    RemoteExecutor,
+    RemoteTarget,
     absolutize,
     is_loopback,
     resolve_path,
@@ -53,33 +53,19 @@ _GOING = (_INITIALIZED, _RUNNING, _PENDING)
 
 
 @dataclass(frozen=True)
-class ThriftTarget:
+class ThriftTarget(RemoteTarget):
     """Where and how to connect. The password is never part of repr() or messages."""
 
-    host: str
     port: int = DEFAULT_PORT
     database: str = "default"
     user: str | None = None
     auth: str = "NONE"
     password: str | None = field(default=None, repr=False)
-    shared_filesystem: bool | None = None  # None: true exactly when the host is loopback
-    statement_timeout: float = 3600.0  # seconds per statement
-    connect_timeout: float = 30.0
-    name: str = ""  # the profile target's name, for messages
 
     @property
     def url(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
         db = "" if self.database == "default" else f"/{self.database}"
-        return f"thrift://{host}:{self.port}{db}"
-
-    @property
-    def loopback(self) -> bool:
-        return is_loopback(self.host)
-
-    @property
-    def shares_files(self) -> bool:
-        return self.loopback if self.shared_filesystem is None else self.shared_filesystem
+        return f"thrift://{self.url_host}:{self.port}{db}"
 
     def validate(self) -> ThriftTarget:
         auth = (self.auth or "NONE").upper()
@@ -96,10 +82,7 @@ class ThriftTarget:
                             "(or password_env: in the profile)")
         if not re.fullmatch(r"[A-Za-z0-9_]+", self.database or ""):
             raise fail("CS035", f"invalid database name '{self.database}'")
-        if not 0 < self.port < 65536:
-            raise fail("CS035", f"invalid port {self.port}")
-        if self.statement_timeout <= 0 or self.connect_timeout <= 0:
-            raise fail("CS035", "timeouts must be positive numbers of seconds")
+        self.check_numbers(self.port)
         return replace(self, auth=auth)
 
 
@@ -138,7 +121,7 @@ def parse_target_url(url: str) -> ThriftTarget:
 # --------------------------------------------------------------------------
 
 
-class ThriftExecutor(Executor):
+class ThriftExecutor(RemoteExecutor):
     """Runs statements in one HiveServer2 session."""
 
     # the server's catalog outlives the run: table sinks work; the rest is plain SQL
@@ -146,12 +129,7 @@ class ThriftExecutor(Executor):
 
     def __init__(self, target: ThriftTarget, batch_size: int = 10_000,
                  poll_initial: float = 0.02, poll_max: float = 0.5):
-        self.target = target.validate()
-        if not self.target.shares_files:
-            raise fail("CS034", f"{self.target.url} is not on this machine: clinker-sql "
-                       "assembles each output from the server's staging folder, which it "
-                       "cannot read there")
-        self.scratch_root: str | None = None  # the runner's checkpoint folder (None: /tmp)
+        super().__init__(target)
         self.batch_size = batch_size
         self.poll_initial = poll_initial
         self.poll_max = poll_max
@@ -214,14 +192,6 @@ class ThriftExecutor(Executor):
             _quietly(conn._transport.close)  # noqa: SLF001 - when CloseSession failed
 
     # -- statements ---------------------------------------------------------
-
-    def prepare(self, compiled: Compiled, base: Path) -> Compiled:
-        """Called by the runner before the first statement."""
-        if not self.target.loopback:  # the run's scratch folder must be on the shared paths
-            root = Path(base).resolve() / ".clinker-sql-scratch"
-            root.mkdir(exist_ok=True)
-            self.scratch_root = str(root)
-        return absolutize(compiled, base)
 
     def execute(self, sql: str) -> None:
         self._guarded(lambda: self._run(sql))

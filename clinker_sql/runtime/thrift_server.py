@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clinker_sql.diagnostics import fail
 from clinker_sql.runtime import server_process as sp
-from clinker_sql.runtime.java import ensure_java
 from clinker_sql.runtime.server_process import (  # noqa: F401 - this module's API
     STATE_FILE,
     ServerState,
@@ -26,81 +24,6 @@ from clinker_sql.runtime.server_process import (  # noqa: F401 - this module's A
 
 MAIN_CLASS = "org.apache.spark.sql.hive.thriftserver.HiveThriftServer2"
 DEFAULT_STATE_DIR = Path("~/.clinker-sql/thrift-server")
-KIND = sp.ServerKind("Thrift server", MAIN_CLASS, DEFAULT_STATE_DIR, "thrift")
-
-_LOG4J = """\
-# clinker-sql's local Thrift server: warnings and the start/stop lines only.
-rootLogger.level = warn
-rootLogger.appenderRef.file.ref = console
-appender.console.type = Console
-appender.console.name = console
-appender.console.target = SYSTEM_ERR
-appender.console.layout.type = PatternLayout
-appender.console.layout.pattern = %d{yyyy-MM-dd HH:mm:ss} %p %c{1}: %m%n
-logger.hts.name = org.apache.spark.sql.hive.thriftserver.HiveThriftServer2
-logger.hts.level = info
-logger.thrift.name = org.apache.thrift.server
-logger.thrift.level = error
-"""
-
-
-def spark_home() -> Path:
-    return sp.spark_home("a local Thrift server")
-
-
-def thriftserver_jar(home: Path | None = None) -> Path | None:
-    jars = sorted((home or spark_home()).joinpath("jars").glob("spark-hive-thriftserver_*.jar"))
-    return jars[0] if jars else None
-
-
-def read_state(state_dir: Path | None = None) -> ServerState | None:
-    return sp.read_state(KIND, state_dir)
-
-
-def status(state_dir: Path | None = None) -> tuple[str, ServerState | None]:
-    """('running' | 'starting' | 'stopped', state)."""
-    return sp.status(KIND, state_dir)
-
-
-def start(state_dir: Path | None = None, port: int | None = None, master: str | None = None,
-          driver_memory: str = "2g", timeout: float = 180.0,
-          extra_conf: dict[str, str] | None = None) -> ServerState:
-    """Launch the server and wait until it accepts connections."""
-    folder = sp.state_dir(KIND, state_dir)
-    current, state = status(folder)
-    if current != "stopped" and state is not None:
-        return state
-    home = spark_home()
-    if thriftserver_jar(home) is None:
-        raise fail("CS036", f"the installed pyspark ({home}) has no spark-hive-thriftserver jar",
-                   hint="install a Spark distribution built with -Phive-thriftserver and use "
-                        "its sbin/start-thriftserver.sh")
-    ensure_java()
-    folder.mkdir(parents=True, exist_ok=True)
-    host = sp.HOST
-    port = port or free_port(host)
-    if port_open(host, port):
-        raise fail("CS036", f"port {port} on {host} is already in use")
-    log4j = folder / "log4j2.properties"
-    log4j.write_text(_LOG4J, encoding="utf-8")
-    conf = server_conf()
-    conf.update({
-        "spark.sql.warehouse.dir": str(folder / "warehouse"),
-        "spark.sql.catalogImplementation": "in-memory",
-        "spark.local.dir": str(folder / "tmp"),
-        "spark.sql.hive.thriftServer.singleSession": "false",
-    })
-    conf.update(extra_conf or {})
-    cmd = sp.spark_submit(home, KIND, master, "clinker-sql-thrift-server", driver_memory,
-                          log4j, conf)
-    for key, value in {"hive.server2.thrift.bind.host": host,
-                       "hive.server2.thrift.port": str(port),
-                       "hive.server2.transport.mode": "binary",
-                       "hive.server2.authentication": "NONE",
-                       "hive.server2.logging.operation.enabled": "false"}.items():
-        cmd += ["--hiveconf", f"{key}={value}"]
-    cmd.append("spark-internal")
-    return sp.launch(KIND, folder, home, cmd, host, port, timeout, _warm_up)
 
 
 def _warm_up(host: str, port: int) -> None:
@@ -113,5 +36,30 @@ def _warm_up(host: str, port: int) -> None:
         pass
 
 
-def stop(state_dir: Path | None = None, timeout: float = 30.0) -> ServerState | None:
-    return sp.stop(KIND, state_dir, timeout)
+def _args(host: str, port: int) -> list[str]:
+    hive = {"hive.server2.thrift.bind.host": host, "hive.server2.thrift.port": str(port),
+            "hive.server2.transport.mode": "binary", "hive.server2.authentication": "NONE",
+            "hive.server2.logging.operation.enabled": "false"}
+    return [arg for key, value in hive.items() for arg in ("--hiveconf", f"{key}={value}")]
+
+
+KIND = sp.ServerKind(
+    "Thrift server", MAIN_CLASS, DEFAULT_STATE_DIR, "thrift",
+    jar_glob="spark-hive-thriftserver_*.jar",
+    missing_hint="install a Spark distribution built with -Phive-thriftserver and use its "
+                 "sbin/start-thriftserver.sh",
+    app_name="clinker-sql-thrift-server", log_class=MAIN_CLASS,
+    log_extra="logger.thrift.name = org.apache.thrift.server\nlogger.thrift.level = error\n",
+    conf=lambda host, port: {"spark.sql.hive.thriftServer.singleSession": "false"},
+    args=_args, warm_up=_warm_up)
+
+
+def spark_home() -> Path:
+    return sp.spark_home("a local Thrift server")
+
+
+def thriftserver_jar(home: Path | None = None) -> Path | None:
+    return KIND.jar(home or spark_home())
+
+
+read_state, status, start, stop = sp.commands(KIND)
