@@ -9,6 +9,7 @@ import signal
 import threading
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -54,6 +55,8 @@ DEFAULT_CONF = {
 OBSERVE_WAIT_SECONDS = 30.0
 # how long a signal's cleanup waits for the cancelled jobs to stop
 CANCEL_WAIT_SECONDS = 10.0
+# how long nothing may run before a cancelled run's staging folders are removed
+CANCEL_QUIET_SECONDS = 0.5
 
 _session = None
 
@@ -64,6 +67,10 @@ def get_session(conf: dict[str, str] | None = None):
     if _session is not None:
         return _session
     ensure_java()
+    # pyspark's value converters import its testing helpers, which warn once about the
+    # pandas version when pandas is installed (the Connect extra brings it): not ours to
+    # print on a run's standard error
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
     os.environ.setdefault("PYSPARK_PYTHON", "python3")
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     log_conf = os.path.join(os.path.dirname(__file__), "log4j2.properties")
@@ -136,14 +143,25 @@ class LocalSparkExecutor(Executor):
         return compiled
 
     def cancel(self, wait: float = CANCEL_WAIT_SECONDS) -> None:
-        """Cancel the running jobs (a signal unwinds the run) and wait until they have
-        stopped: no task then writes into a staging folder the runner removes."""
+        """Cancel the running jobs (a signal unwinds the run) and wait until the engine has
+        been quiet for a moment: no job, no task, no statement running. The statement a
+        signal interrupted goes on in the driver (the signal stops only the Python side of
+        the call): it may submit its job after a first cancel, and a write creates its
+        staging folder as it starts, so jobs are cancelled again until nothing runs; then
+        no task writes into a staging folder the runner removes."""
         sc = self.spark.sparkContext
-        sc.cancelAllJobs()
         tracker = sc.statusTracker()
         deadline = time.monotonic() + wait
-        while (tracker.getActiveJobsIds() or _running_tasks(sc)) and \
-                time.monotonic() < deadline:
+        quiet_since: float | None = None
+        while (now := time.monotonic()) < deadline:
+            sc.cancelAllJobs()
+            if tracker.getActiveJobsIds() or _running_tasks(sc) or \
+                    _running_statements(self.spark):
+                quiet_since = None
+            elif quiet_since is None:
+                quiet_since = now
+            elif now - quiet_since >= CANCEL_QUIET_SECONDS:
+                return
             time.sleep(0.02)
 
     def execute(self, sql: str) -> None:
@@ -303,6 +321,20 @@ class LocalSparkExecutor(Executor):
                 .createOrReplaceTempView(ident(view))
         except Exception as exc:  # noqa: BLE001
             raise _translate(exc) from None
+
+
+def _running_statements(spark) -> int:
+    """SQL statements still running in the driver: a write whose job was cancelled then
+    aborts its commit (FileFormatWriter), which may create its output folder again after
+    the runner removed it."""
+    try:
+        store = spark._jsparkSession.sharedState().statusStore()
+        count = int(store.executionsCount())
+        recent = store.executionsList(max(0, count - 8), 8)  # a running one is recent
+        return sum(1 for i in range(recent.size())
+                   if recent.apply(i).completionTime().isEmpty())
+    except Exception:  # noqa: BLE001 - only a wait: none known
+        return 0
 
 
 def _running_tasks(sc) -> int:
