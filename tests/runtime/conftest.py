@@ -27,28 +27,33 @@ def _missing() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
-def thrift_server(tmp_path_factory):
-    from clinker_sql.runtime import thrift_server
-
-    given = os.environ.get("CLINKER_SQL_THRIFT_STATE")  # .ci/run starts (and stops) one
+def _server(module, env: str, missing, tmp_path_factory):
+    """The server `.ci/run` started (its state folder in `env`), else one started here for
+    the session and stopped after it; skipped (failed under CI) where none can run."""
+    given = os.environ.get(env)
     if given:
-        running, state = thrift_server.status(Path(given))
-        assert running == "running", f"no Thrift server running from {given}"
+        running, state = module.status(Path(given))
+        assert running == "running", f"no server running from {given}"
         yield state
         return
-    reason = _missing()
+    reason = missing()
     if reason:
         if os.environ.get("CI"):
             pytest.fail(reason)
         pytest.skip(reason)
-
-    state_dir = tmp_path_factory.mktemp("thrift-server")
-    state = thrift_server.start(state_dir, timeout=600)
+    state_dir = tmp_path_factory.mktemp(module.__name__.rsplit(".", 1)[-1])
+    state = module.start(state_dir, timeout=600)
     try:
         yield state
     finally:
-        thrift_server.stop(state_dir)
+        module.stop(state_dir)
+
+
+@pytest.fixture(scope="session")
+def thrift_server(tmp_path_factory):
+    from clinker_sql.runtime import thrift_server
+
+    yield from _server(thrift_server, "CLINKER_SQL_THRIFT_STATE", _missing, tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
@@ -77,24 +82,8 @@ def _connect_missing() -> str | None:
 def connect_server(tmp_path_factory):
     from clinker_sql.runtime import connect_server
 
-    given = os.environ.get("CLINKER_SQL_CONNECT_STATE")  # .ci/run starts (and stops) one
-    if given:
-        running, state = connect_server.status(Path(given))
-        assert running == "running", f"no Spark Connect server running from {given}"
-        yield state
-        return
-    reason = _connect_missing()
-    if reason:
-        if os.environ.get("CI"):
-            pytest.fail(reason)
-        pytest.skip(reason)
-
-    state_dir = tmp_path_factory.mktemp("connect-server")
-    state = connect_server.start(state_dir, timeout=600)
-    try:
-        yield state
-    finally:
-        connect_server.stop(state_dir)
+    yield from _server(connect_server, "CLINKER_SQL_CONNECT_STATE", _connect_missing,
+                       tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
