@@ -361,7 +361,7 @@ def run_cmd(pipeline: Path, select: tuple[str, ...], out_dir: Path, quiet: bool,
         progress = RunProgress(stream, "json" if log_format == "json" else
                                choose_mode(stream, quiet))
         try:
-            result = project.run(progress=progress, thrift=thrift)
+            result = project.run(progress=progress, remote=thrift)
         except BaseException:
             progress.close(failed=True)
             raise

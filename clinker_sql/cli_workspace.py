@@ -96,7 +96,7 @@ def run_workspace(ws: Workspace, thrift, quiet: bool, log_format: str = "text") 
         progress = RunProgress(stream, "json" if log_format == "json" else
                                choose_mode(stream, quiet))
         try:
-            result = member.project.run(progress=progress, thrift=thrift)
+            result = member.project.run(progress=progress, remote=thrift)
         except BaseException:
             progress.close(failed=True)
             raise

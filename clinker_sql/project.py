@@ -94,9 +94,9 @@ class Project:
 
     def run(self, executor: Executor | None = None, progress=None,
             base: Path | None = None,
-            thrift: ThriftTarget | ConnectTarget | None = None) -> RunResult:
+            remote: ThriftTarget | ConnectTarget | None = None) -> RunResult:
         """Run on `executor`, else on a Thrift or Spark Connect server (one session, closed
-        afterwards) when `thrift` (the remote target) is given, else on the embedded local
+        afterwards) when `remote` (its target) is given, else on the embedded local
         Spark."""
         started = time.time()
         base = base or self.base
@@ -106,9 +106,9 @@ class Project:
         try:
             compiled = self.compile(model, base)
             target = self.write(compiled)
-            if executor is None and thrift is None:  # a bad output fails before Spark starts
+            if executor is None and remote is None:  # a bad output fails before Spark starts
                 preflight(compiled, base)
-            result = self._execute(compiled, executor, thrift, base, progress, partial)
+            result = self._execute(compiled, executor, remote, base, progress, partial)
         except BaseException as exc:  # every failed run is recorded, then reported
             try:
                 write_failed_run_results(model.name, exc, self.out_dir / self.folder(model.name),
@@ -122,7 +122,7 @@ class Project:
         return result
 
     def preview(self, rows: int, stream, executor: Executor | None = None, progress=None,
-                thrift: ThriftTarget | ConnectTarget | None = None) -> RunResult:
+                remote: ThriftTarget | ConnectTarget | None = None) -> RunResult:
         """`run --dry-run -n N` (Clinker's preview): each source reads its first `rows`
         records; the outputs go to `stream` in their formats instead of their paths, no
         DLQ is written, and no compiled folder or run results either. Exit code as a run:
@@ -133,20 +133,20 @@ class Project:
                for s in compiled.statements):
             raise fail("CS001", "a preview (run --dry-run -n) of a pipeline writing a table "
                        "is not supported", hint="preview it with a file sink")
-        if executor is None and thrift is None:
+        if executor is None and remote is None:
             preflight(compiled, self.base)
-        if executor is None and thrift is not None:
-            with open_executor(thrift) as session:
+        if executor is None and remote is not None:
+            with open_executor(remote) as session:
                 return run_compiled(compiled, session, self.base, progress, preview=stream)
         return run_compiled(compiled, executor or LocalSparkExecutor(), self.base, progress,
                             preview=stream)
 
     @staticmethod
     def _execute(compiled: Compiled, executor: Executor | None,
-                 thrift: ThriftTarget | ConnectTarget | None,
+                 remote: ThriftTarget | ConnectTarget | None,
                  base: Path, progress, partial: dict) -> RunResult:
-        if executor is None and thrift is not None:
-            with open_executor(thrift) as session:
+        if executor is None and remote is not None:
+            with open_executor(remote) as session:
                 return run_compiled(compiled, session, base, progress, partial)
         if executor is None:
             executor = LocalSparkExecutor()

@@ -95,7 +95,7 @@ def assert_same_outputs(name: str, folder: Path, target, tmp_path: Path, executo
         local = copy_case(folder, tmp_path / "local")
         _LOCAL[name] = (_outcome(local, executor=executor), _snapshot(local / "out", spark))
     remote = copy_case(folder, tmp_path / "remote")
-    got = _outcome(remote, thrift=target)
+    got = _outcome(remote, remote=target)
     want, local_files = _LOCAL[name]
     assert got == want
     assert _snapshot(remote / "out", spark) == local_files

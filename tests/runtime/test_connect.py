@@ -234,7 +234,7 @@ def test_engine_errors_keep_their_local_codes(connect_url, tmp_path):
     pipeline = make_case(tmp_path, "id,qty\na,1\nb,2,extra\n")
     (tmp_path / "out" / "a.csv").write_text("previous\n")
     with pytest.raises(DiagnosticError) as info:
-        Project(pipeline, tmp_path / "target").run(thrift=parse_connect_url(connect_url),
+        Project(pipeline, tmp_path / "target").run(remote=parse_connect_url(connect_url),
                                                    base=tmp_path)
     assert _code(info) == "CS101" and info.value.exit_code == 4
     assert listing(tmp_path / "out") == ["a.csv"]

@@ -316,7 +316,7 @@ def test_two_runs_in_parallel_do_not_see_each_others_views(thrift_url, tmp_path)
         barrier.wait()
         try:
             results[name] = Project(pipelines[name], tmp_path / name / "target").run(
-                thrift=target, base=tmp_path / name)
+                remote=target, base=tmp_path / name)
         except BaseException as exc:  # noqa: BLE001 - reported below
             results[name] = exc
     threads = [threading.Thread(target=run, args=(k,)) for k in data]
@@ -374,7 +374,7 @@ def test_engine_errors_keep_their_local_codes(thrift_url, tmp_path, text, code, 
     if text is None:
         (tmp_path / "in.csv").unlink()
     with pytest.raises(DiagnosticError) as info:
-        Project(pipeline, tmp_path / "target").run(thrift=parse_target_url(thrift_url),
+        Project(pipeline, tmp_path / "target").run(remote=parse_target_url(thrift_url),
                                                    base=tmp_path)
     assert info.value.diagnostics[0].code == code and info.value.exit_code == exit_code
     assert listing(tmp_path / "out") == []
