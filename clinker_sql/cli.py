@@ -342,7 +342,7 @@ def run_cmd(pipeline: Path, select: tuple[str, ...], out_dir: Path, quiet: bool,
             click.echo(_plan_text(_project(pipeline, allow_absolute, out_dir, layer),
                                   explain), nl=False)
             return
-        thrift = _thrift_target(target, profiles_dir, profile, database=database, user=user,
+        remote = _remote_target(target, profiles_dir, profile, database=database, user=user,
                                 auth=auth, password_env=password_env,
                                 statement_timeout=statement_timeout,
                                 shared_filesystem=shared_filesystem)
@@ -350,7 +350,7 @@ def run_cmd(pipeline: Path, select: tuple[str, ...], out_dir: Path, quiet: bool,
         if ws is not None:
             from clinker_sql.cli_workspace import run_workspace
 
-            sys.exit(run_workspace(ws, thrift, quiet, log_format))
+            sys.exit(run_workspace(ws, remote, quiet, log_format))
         project = _project(pipeline, allow_absolute, out_dir, layer)
         if log_format == "text":
             _print_overlay(project)
@@ -361,7 +361,7 @@ def run_cmd(pipeline: Path, select: tuple[str, ...], out_dir: Path, quiet: bool,
         progress = RunProgress(stream, "json" if log_format == "json" else
                                choose_mode(stream, quiet))
         try:
-            result = project.run(progress=progress, remote=thrift)
+            result = project.run(progress=progress, remote=remote)
         except BaseException:
             progress.close(failed=True)
             raise
@@ -414,7 +414,7 @@ def _summary(result, log_format: str) -> str:
                        "exit_code": result.exit_code, "counts": result.counts})
 
 
-def _thrift_target(target: str, profiles_dir: Path | None, profile: str | None = None,
+def _remote_target(target: str, profiles_dir: Path | None, profile: str | None = None,
                    **overrides):
     """None for the embedded local Spark, else the remote target (Thrift or Spark
     Connect) with the command line's overrides applied. A password only ever comes from an

@@ -88,7 +88,7 @@ def validate_workspace(ws: Workspace) -> int:
     return _loop(ws, step, "Validated", manifest=False)
 
 
-def run_workspace(ws: Workspace, thrift, quiet: bool, log_format: str = "text") -> int:
+def run_workspace(ws: Workspace, remote, quiet: bool, log_format: str = "text") -> int:
     from clinker_sql.runtime.progress import RunProgress, choose_mode
 
     def step(member: Member) -> int:
@@ -96,7 +96,7 @@ def run_workspace(ws: Workspace, thrift, quiet: bool, log_format: str = "text") 
         progress = RunProgress(stream, "json" if log_format == "json" else
                                choose_mode(stream, quiet))
         try:
-            result = member.project.run(progress=progress, remote=thrift)
+            result = member.project.run(progress=progress, remote=remote)
         except BaseException:
             progress.close(failed=True)
             raise
